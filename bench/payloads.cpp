@@ -1,0 +1,323 @@
+#include "bench/payloads.h"
+
+#include <functional>
+#include <set>
+
+namespace jitser::payloads {
+namespace {
+
+Status first_failure(std::initializer_list<std::function<Status()>> steps) {
+  for (const auto& step : steps) {
+    if (Status s = step(); !s) return s;
+  }
+  return Status();
+}
+
+// The same 100 characters, varied per index so no two strings are equal.
+std::string text100(std::size_t i) {
+  std::string s(100, ' ');
+  for (std::size_t k = 0; k < s.size(); ++k) s[k] = static_cast<char>('a' + (i * 7 + k * 13) % 26);
+  const std::string n = std::to_string(i);
+  s.replace(0, n.size(), n);
+  return s;
+}
+
+void collect(const std::shared_ptr<Account>& a, std::set<Account*>& seen) {
+  if (!a || !seen.insert(a.get()).second) return;
+  collect(a->manager, seen);
+  for (const auto& f : a->friends) collect(f, seen);
+}
+
+}  // namespace
+
+Graph::~Graph() {
+  std::set<Account*> seen;
+  for (const auto& a : accounts) collect(a, seen);
+  for (const auto& [name, a] : by_name) collect(a, seen);
+  collect(owner, seen);
+  for (Account* a : seen) {
+    a->manager.reset();
+    a->friends.clear();
+  }
+}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  std::swap(accounts, other.accounts);
+  std::swap(by_name, other.by_name);
+  std::swap(owner, other.owner);
+  std::swap(notes, other.notes);
+  std::swap(total, other.total);
+  std::swap(attachment, other.attachment);
+  std::swap(dims, other.dims);
+  std::swap(ttl, other.ttl);
+  return *this;
+}
+
+bool operator==(const Graph& a, const Graph& b) {
+  if (a.accounts.size() != b.accounts.size()) return false;
+  // Position of each account of a graph; sharing is equal when positions match.
+  auto index_of = [](const Graph& g, const std::shared_ptr<Account>& p) -> long {
+    if (!p) return -1;
+    for (std::size_t i = 0; i < g.accounts.size(); ++i) {
+      if (g.accounts[i] == p) return static_cast<long>(i);
+    }
+    return -2;
+  };
+  for (std::size_t i = 0; i < a.accounts.size(); ++i) {
+    const Account& x = *a.accounts[i];
+    const Account& y = *b.accounts[i];
+    if (x.id != y.id || x.name != y.name || x.role != y.role || x.balance != y.balance ||
+        x.avatar != y.avatar || x.counters != y.counters || x.created != y.created ||
+        index_of(a, x.manager) != index_of(b, y.manager) || x.friends.size() != y.friends.size()) {
+      return false;
+    }
+    for (std::size_t k = 0; k < x.friends.size(); ++k) {
+      if (index_of(a, x.friends[k]) != index_of(b, y.friends[k])) return false;
+    }
+  }
+  if (a.by_name.size() != b.by_name.size()) return false;
+  for (auto ia = a.by_name.begin(), ib = b.by_name.begin(); ia != a.by_name.end(); ++ia, ++ib) {
+    if (ia->first != ib->first || index_of(a, ia->second) != index_of(b, ib->second)) return false;
+  }
+  const bool attachments_equal = (a.attachment == nullptr) == (b.attachment == nullptr) &&
+                                 (!a.attachment || *a.attachment == *b.attachment);
+  return index_of(a, a.owner) == index_of(b, b.owner) && a.notes == b.notes && a.total == b.total &&
+         attachments_equal && a.dims == b.dims && a.ttl == b.ttl;
+}
+
+Status register_all(Engine& e) {
+  return first_failure({
+      [&] {
+        return e.add(
+            Enum<Player>("Player").value("JAVA", Player::JAVA).value("FLASH", Player::FLASH));
+      },
+      [&] {
+        return e.add(Enum<Size>("Size").value("SMALL", Size::SMALL).value("LARGE", Size::LARGE));
+      },
+      [&] {
+        return e.add(Struct<Image>("Image")
+                         .field("uri", &Image::uri)
+                         .field("title", &Image::title)
+                         .field("width", &Image::width)
+                         .field("height", &Image::height)
+                         .field("size", &Image::size));
+      },
+      [&] {
+        return e.add(Struct<Media>("Media")
+                         .field("uri", &Media::uri)
+                         .field("title", &Media::title)
+                         .field("width", &Media::width)
+                         .field("height", &Media::height)
+                         .field("format", &Media::format)
+                         .field("duration", &Media::duration)
+                         .field("size", &Media::size)
+                         .field("bitrate", &Media::bitrate)
+                         .field("hasBitrate", &Media::hasBitrate)
+                         .field("persons", &Media::persons)
+                         .field("player", &Media::player)
+                         .field("copyright", &Media::copyright));
+      },
+      [&] {
+        return e.add(Struct<MediaContent>("MediaContent")
+                         .field("media", &MediaContent::media)
+                         .field("images", &MediaContent::images));
+      },
+      [&] {
+        return e.add(Struct<Sample>("Sample")
+                         .field("intValue", &Sample::intValue)
+                         .field("longValue", &Sample::longValue)
+                         .field("floatValue", &Sample::floatValue)
+                         .field("doubleValue", &Sample::doubleValue)
+                         .field("shortValue", &Sample::shortValue)
+                         .field("charValue", &Sample::charValue)
+                         .field("booleanValue", &Sample::booleanValue)
+                         .field("IntValue", &Sample::IntValue)
+                         .field("LongValue", &Sample::LongValue)
+                         .field("FloatValue", &Sample::FloatValue)
+                         .field("DoubleValue", &Sample::DoubleValue)
+                         .field("ShortValue", &Sample::ShortValue)
+                         .field("CharValue", &Sample::CharValue)
+                         .field("BooleanValue", &Sample::BooleanValue)
+                         .field("intArray", &Sample::intArray)
+                         .field("longArray", &Sample::longArray)
+                         .field("floatArray", &Sample::floatArray)
+                         .field("doubleArray", &Sample::doubleArray)
+                         .field("shortArray", &Sample::shortArray)
+                         .field("charArray", &Sample::charArray)
+                         .field("booleanArray", &Sample::booleanArray)
+                         .field("string", &Sample::string));
+      },
+      [&] {
+        return e.add(Struct<A1>("A1")
+                         .field("id", &A1::id)
+                         .field("name", &A1::name)
+                         .field("score", &A1::score)
+                         .field("active", &A1::active)
+                         .field("tags", &A1::tags)
+                         .field("timestamp", &A1::timestamp));
+      },
+      [&] {
+        return e.add(Struct<Moshi>("Moshi")
+                         .field("a", &Moshi::a)
+                         .field("b", &Moshi::b, opt().default_to(5))
+                         .field("c", &Moshi::c));
+      },
+      [&] { return e.add(Struct<Foo>("Foo").field("bar", &Foo::bar).field("baz", &Foo::baz)); },
+      [&] {
+        return e.add(Struct<FooImmutable>("FooImmutable")
+                         .field("bar", &FooImmutable::bar)
+                         .field("baz", &FooImmutable::baz));
+      },
+      [&] {
+        return e.add(Struct<FooWithDefault>("FooWithDefault")
+                         .field("bar", &FooWithDefault::bar)
+                         .field("baz", &FooWithDefault::baz, opt().default_to(42)));
+      },
+      [&] { return e.add(Struct<Bizz>("Bizz").wraps("value", &Bizz::value)); },
+      [&] {
+        return e.add(Struct<FooWithValueClass>("FooWithValueClass")
+                         .field("bar", &FooWithValueClass::bar)
+                         .field("bizz", &FooWithValueClass::bizz));
+      },
+      [&] {
+        return e.add(Enum<Role>("Role")
+                         .value("Admin", Role::Admin)
+                         .value("Editor", Role::Editor)
+                         .value("Viewer", Role::Viewer));
+      },
+      [&] {
+        return e.add(Struct<Account>("Account")
+                         .field("id", &Account::id)
+                         .field("name", &Account::name)
+                         .field("role", &Account::role)
+                         .field("balance", &Account::balance)
+                         .field("avatar", &Account::avatar)
+                         .field("counters", &Account::counters)
+                         .field("created", &Account::created)
+                         .field("manager", &Account::manager)
+                         .field("friends", &Account::friends));
+      },
+      [&] {
+        return e.add(Struct<Attachment>("Attachment")
+                         .field("name", &Attachment::name)
+                         .field("data", &Attachment::data));
+      },
+      [&] {
+        return e.add(Struct<Graph>("Graph")
+                         .field("accounts", &Graph::accounts)
+                         .field("by_name", &Graph::by_name)
+                         .field("owner", &Graph::owner)
+                         .field("notes", &Graph::notes)
+                         .field("total", &Graph::total)
+                         .field("attachment", &Graph::attachment)
+                         .field("dims", &Graph::dims)
+                         .field("ttl", &Graph::ttl));
+      },
+      [&] { return e.add(Struct<StringList>("StringList").field("items", &StringList::items)); },
+      [&] { return e.add(Struct<StringMap>("StringMap").field("items", &StringMap::items)); },
+  });
+}
+
+MediaContent make_media_content() {
+  MediaContent c;
+  c.media = Media{"http://javaone.com/keynote.mpg",
+                  "Javaone Keynote",
+                  640,
+                  480,
+                  "video/mpg4",
+                  18000000,
+                  58982400,
+                  262144,
+                  true,
+                  {"Bill Gates", "Steve Jobs"},
+                  Player::JAVA,
+                  std::nullopt};
+  c.images = {
+      Image{"http://javaone.com/keynote_large.jpg", "Javaone Keynote", 1024, 768, Size::LARGE},
+      Image{"http://javaone.com/keynote_small.jpg", "Javaone Keynote", 320, 240, Size::SMALL},
+  };
+  return c;
+}
+
+Sample make_sample() {
+  Sample s;
+  s.intValue = 123;
+  s.longValue = 1230000;
+  s.floatValue = 12.345f;
+  s.doubleValue = 1.234567;
+  s.shortValue = 12345;
+  s.charValue = u'!';
+  s.booleanValue = true;
+  s.IntValue = 321;
+  s.LongValue = 3210000;
+  s.FloatValue = 54.321f;
+  s.DoubleValue = 7.654321;
+  s.ShortValue = 32100;
+  s.CharValue = u'$';
+  s.BooleanValue = false;
+  s.intArray = {-1234, -123, -12, -1, 0, 1, 12, 123, 1234};
+  s.longArray = {-123400, -12300, -1200, -100, 0, 100, 1200, 12300, 123400};
+  s.floatArray = {-12.34f, -12.3f, -12, -1, 0, 1, 12, 12.3f, 12.34f};
+  s.doubleArray = {-1.234, -1.23, -12, -1, 0, 1, 12, 1.23, 1.234};
+  s.shortArray = {-1234, -123, -12, -1, 0, 1, 12, 123, 1234};
+  s.charArray = {u'a', u's', u'd', u'f', u'A', u'S', u'D', u'F'};
+  s.booleanArray = {true, false, false, true};
+  s.string = "Hello World";
+  return s;
+}
+
+A1 make_a1() { return A1{7, "json4s", 3.25, true, {"fast", "typed", "scala"}, 1700000000123}; }
+
+Moshi make_moshi() { return Moshi{1, 2, 3}; }
+Foo make_foo() { return Foo{"bar value", 4}; }
+FooImmutable make_foo_immutable() { return FooImmutable{"bar value", 4}; }
+FooWithDefault make_foo_with_default() { return FooWithDefault{"bar value", 4}; }
+FooWithValueClass make_foo_with_value_class() { return FooWithValueClass{"bar value", Bizz{5}}; }
+
+Graph make_graph() {
+  Graph g;
+  constexpr int kAccounts = 20;
+  for (int i = 0; i < kAccounts; ++i) {
+    auto a = std::make_shared<Account>();
+    a->id = 1000 + i;
+    a->name = "account-" + std::to_string(i);
+    a->role = static_cast<Role>(i % 3);
+    a->balance = Decimal{123456789 + i * 1001, 2};
+    a->avatar.resize(300);
+    for (std::size_t k = 0; k < a->avatar.size(); ++k)
+      a->avatar[k] = static_cast<std::uint8_t>(i * 31 + k);
+    a->counters = {{"logins", i * 3}, {"posts", i * 11}, {"likes", i * 101}};
+    a->created = std::chrono::sys_time<std::chrono::microseconds>(
+        std::chrono::microseconds(1700000000000000 + i * 1234567));
+    g.accounts.push_back(a);
+  }
+  for (int i = 0; i < kAccounts; ++i) {
+    Account& a = *g.accounts[i];
+    a.manager = g.accounts[i / 4];  // account 0 manages itself: a cycle of one
+    a.friends = {g.accounts[(i + 1) % kAccounts], g.accounts[(i + 7) % kAccounts]};
+    g.by_name[a.name] = g.accounts[i];
+  }
+  g.owner = g.accounts[0];
+  g.notes = {{1, "first"}, {333, "note three hundred thirty three"}, {-5, "negative key"}};
+  g.total = Decimal{-98765432109, 4};
+  g.attachment =
+      std::make_unique<Attachment>(Attachment{"report.bin", std::vector<std::uint8_t>(64, 0xAB)});
+  g.dims = {3, -4, 5, 1024};
+  g.ttl = std::chrono::milliseconds(-1500);
+  return g;
+}
+
+StringList make_string_list() {
+  StringList l;
+  l.items.reserve(50000);
+  for (std::size_t i = 0; i < 50000; ++i) l.items.push_back(text100(i));
+  return l;
+}
+
+StringMap make_string_map() {
+  StringMap m;
+  for (std::size_t i = 0; i < 30000; ++i) m.items.emplace("key-" + std::to_string(i), text100(i));
+  return m;
+}
+
+}  // namespace jitser::payloads

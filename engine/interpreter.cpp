@@ -1,0 +1,756 @@
+#include "engine/interpreter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/binary/wire.h"
+#include "formats/utf8.h"
+
+namespace jitser {
+namespace {
+
+// Failures unwind through the interpreter's recursion; each level adds its piece of the field
+// path on the way out, so the hot path never builds a path.
+struct Failure {
+  Errc code = Errc::ok;
+  std::string message;
+  std::size_t offset = Status::kNoOffset;
+  std::vector<std::string> path;  // innermost first
+
+  Status status(const Plan& plan) const {
+    std::string joined = display_name(*plan.root_type);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) joined += *it;
+    return Status(code, message, offset, std::move(joined));
+  }
+};
+
+const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
+
+std::uint8_t element_header(const TypeDesc& element) {
+  std::uint8_t h = wire::kElemDeclared;
+  if (element.kind == Kind::SharedPtr) h |= wire::kElemTrackRef;
+  if (element.kind == Kind::Optional || element.kind == Kind::UniquePtr) h |= wire::kElemNullable;
+  return h;
+}
+
+std::int64_t ticks_per_second(std::uint8_t unit) {
+  switch (static_cast<TimeUnit>(unit)) {
+    case TimeUnit::Seconds: return 1;
+    case TimeUnit::Millis: return 1000;
+    case TimeUnit::Micros: return 1000000;
+    case TimeUnit::Nanos: return 1000000000;
+  }
+  return 1;
+}
+
+std::int64_t load_signed(const std::uint8_t* p, unsigned width) {
+  switch (width) {
+    case 1: {
+      std::int8_t v;
+      std::memcpy(&v, p, 1);
+      return v;
+    }
+    case 2: {
+      std::int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      std::int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      std::int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+bool enum_declared(const TypeDesc& e, std::int64_t v) {
+  return std::any_of(e.values.begin(), e.values.end(),
+                     [v](const EnumValue& d) { return d.value == v; });
+}
+
+bool enum_unsigned(const TypeDesc& e) {
+  return e.underlying == Kind::UInt8 || e.underlying == Kind::UInt16 ||
+         e.underlying == Kind::UInt32 || e.underlying == Kind::UInt64;
+}
+
+std::int64_t load_enum(const TypeDesc& e, const std::uint8_t* p) {
+  if (!enum_unsigned(e)) return load_signed(p, static_cast<unsigned>(e.size));
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, e.size);
+  return static_cast<std::int64_t>(v);
+}
+
+class Writer {
+ public:
+  Writer(const Plan& plan, const RunOptions& options, Buffer& out)
+      : plan_(plan), options_(options), out_(out) {}
+
+  Status run_root(const void* object) {
+    if (run(plan_.root, static_cast<const std::uint8_t*>(object))) return Status();
+    return failure_.status(plan_);
+  }
+
+ private:
+  bool fail(Errc code, std::string message) {
+    failure_.code = code;
+    failure_.message = std::move(message);
+    return false;
+  }
+
+  bool run(std::uint32_t routine, const std::uint8_t* base) {
+    const Routine& r = plan_.routines[routine];
+    for (std::uint32_t i = r.begin; i < r.end; ++i) {
+      const Instr& in = plan_.code[i];
+      if (!op(in, base + in.offset)) {
+        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool enter() {
+    if (++depth_ > options_.max_depth) {
+      return fail(Errc::depth_exceeded,
+                  "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
+    }
+    return true;
+  }
+
+  void varuint(std::uint64_t v) {
+    out_.commit_to(wire::put_varuint(out_.ensure(wire::kMaxVarintBytes), v));
+  }
+  void byte(std::uint8_t b) {
+    *out_.ensure(1) = b;
+    out_.commit(1);
+  }
+
+  bool op(const Instr& in, const std::uint8_t* p) {
+    switch (in.op) {
+      case Op::Header: {
+        std::uint8_t* o = out_.ensure(10);
+        o[0] = wire::kMagic;
+        o[1] = wire::kVersion | (options_.write_fingerprint ? wire::kHasFingerprint : 0);
+        if (!options_.write_fingerprint) {
+          out_.commit(2);
+          return true;
+        }
+        std::memcpy(o + 2, &plan_.fingerprint, 8);
+        out_.commit(10);
+        return true;
+      }
+      case Op::Bool: {
+        std::uint8_t b = 0;
+        std::memcpy(&b, p, 1);
+        byte(b != 0);
+        return true;
+      }
+      case Op::Fixed: out_.append(p, in.width); return true;
+      case Op::VarUint: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, in.width);
+        varuint(v);
+        return true;
+      }
+      case Op::VarSint: varuint(wire::zigzag(load_signed(p, in.width))); return true;
+      case Op::Int64Compact: {
+        std::int64_t v;
+        std::memcpy(&v, p, 8);
+        out_.commit_to(wire::put_int64_compact(out_.ensure(9), v));
+        return true;
+      }
+      case Op::String: {
+        const auto& s = *reinterpret_cast<const std::string*>(p);
+        varuint(s.size());
+        out_.append(s.data(), s.size());
+        return true;
+      }
+      case Op::Bytes: {
+        void* list = const_cast<std::uint8_t*>(p);  // data() is only read
+        const std::size_t n = in.type->list_ops->size(p);
+        varuint(n);
+        out_.append(in.type->list_ops->data(list), n);
+        return true;
+      }
+      case Op::Enum: {
+        const std::int64_t v = load_enum(*in.type, p);
+        if (!enum_declared(*in.type, v)) {
+          return fail(Errc::unknown_enum,
+                      std::to_string(v) + " is not a value of " + in.type->name);
+        }
+        varuint(wire::zigzag(v));
+        return true;
+      }
+      case Op::Decimal: {
+        const auto& d = *reinterpret_cast<const Decimal*>(p);
+        varuint(wire::zigzag(d.unscaled));
+        varuint(wire::zigzag(d.scale));
+        return true;
+      }
+      case Op::Time: {
+        std::int64_t ticks;
+        std::memcpy(&ticks, p, 8);
+        const std::int64_t per_second = ticks_per_second(in.width);
+        std::int64_t seconds = ticks / per_second;
+        std::int64_t rest = ticks % per_second;
+        if (rest < 0) {
+          rest += per_second;
+          --seconds;
+        }
+        varuint(wire::zigzag(seconds));
+        varuint(static_cast<std::uint64_t>(rest * (1000000000 / per_second)));
+        return true;
+      }
+      case Op::Struct: {
+        if (!enter()) return false;
+        const bool ok = run(in.a, p);
+        --depth_;
+        return ok;
+      }
+      case Op::Nullable: {
+        const void* value = in.type->nullable_ops->get(p);
+        if (!value) {
+          byte(wire::kNull);
+          return true;
+        }
+        byte(wire::kNotNull);
+        if (!enter()) return false;
+        const bool ok = run(in.a, static_cast<const std::uint8_t*>(value));
+        --depth_;
+        return ok;
+      }
+      case Op::Shared: {
+        const void* object = in.type->shared_ops->get(p);
+        if (!object) {
+          byte(wire::kNull);
+          return true;
+        }
+        auto [it, first] = refs_.try_emplace(object, static_cast<std::uint32_t>(refs_.size()));
+        if (!first) {
+          byte(wire::kRef);
+          varuint(it->second);
+          return true;
+        }
+        byte(wire::kRefValue);
+        if (!enter()) return false;
+        const bool ok = run(in.a, static_cast<const std::uint8_t*>(object));
+        --depth_;
+        return ok;
+      }
+      case Op::List: {
+        const ListOps& ops = *in.type->list_ops;
+        const std::size_t n = ops.size(p);
+        varuint(n);
+        if (n == 0) return true;
+        const TypeDesc& element = element_of(in);
+        byte(element_header(element));
+        if (!ops.data) {  // std::vector<bool>
+          std::uint8_t* o = out_.ensure(n);
+          for (std::size_t i = 0; i < n; ++i) o[i] = ops.get_bool(p, i);
+          out_.commit(n);
+          return true;
+        }
+        const auto* data = static_cast<const std::uint8_t*>(ops.data(const_cast<std::uint8_t*>(p)));
+        return elements(in.a, data, element.size, n);
+      }
+      case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
+      case Op::Map: {
+        const MapOps& ops = *in.type->map_ops;
+        const std::size_t n = ops.size(p);
+        varuint(n);
+        if (n == 0) return true;
+        byte(element_header(element_of(in)));
+        if (!enter()) return false;
+        alignas(std::max_align_t) unsigned char cursor[kMapIteratorSize];
+        ops.begin(p, cursor);
+        const void* key;
+        const void* value;
+        for (std::size_t i = 0; ops.next(cursor, &key, &value); ++i) {
+          if (!run(in.a, static_cast<const std::uint8_t*>(key)) ||
+              !run(in.b, static_cast<const std::uint8_t*>(value))) {
+            failure_.path.push_back("[#" + std::to_string(i) + "]");
+            return false;
+          }
+        }
+        --depth_;
+        return true;
+      }
+    }
+    return fail(Errc::invalid_descriptor, "unknown instruction");
+  }
+
+  bool elements(std::uint32_t routine, const std::uint8_t* data, std::size_t stride,
+                std::size_t n) {
+    if (!enter()) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!run(routine, data + i * stride)) {
+        failure_.path.push_back("[" + std::to_string(i) + "]");
+        return false;
+      }
+    }
+    --depth_;
+    return true;
+  }
+
+  const Plan& plan_;
+  const RunOptions& options_;
+  Buffer& out_;
+  std::uint32_t depth_ = 0;
+  std::unordered_map<const void*, std::uint32_t> refs_;
+  Failure failure_;
+};
+
+// A temporary of a map's key type, destroyed on every path out.
+class KeySlot {
+ public:
+  explicit KeySlot(const TypeDesc& key) : ops_(*key.value_ops) {
+    if (key.size > sizeof(storage_) || key.align > alignof(std::max_align_t)) {
+      heap_ = std::make_unique<std::max_align_t[]>((key.size + sizeof(std::max_align_t) - 1) /
+                                                   sizeof(std::max_align_t));
+    }
+    ops_.construct(get());
+  }
+  ~KeySlot() { ops_.destroy(get()); }
+  KeySlot(const KeySlot&) = delete;
+  KeySlot& operator=(const KeySlot&) = delete;
+  void* get() { return heap_ ? static_cast<void*>(heap_.get()) : static_cast<void*>(storage_); }
+
+ private:
+  const ValueOps& ops_;
+  alignas(std::max_align_t) unsigned char storage_[64];
+  std::unique_ptr<std::max_align_t[]> heap_;
+};
+
+std::string key_text(const TypeDesc& key, const void* p) {
+  switch (key.kind) {
+    case Kind::String: return "[\"" + *static_cast<const std::string*>(p) + "\"]";
+    case Kind::Enum:
+      return "[" + std::to_string(load_enum(key, static_cast<const std::uint8_t*>(p))) + "]";
+    case Kind::UInt8:
+    case Kind::UInt16:
+    case Kind::UInt32:
+    case Kind::UInt64: {
+      std::uint64_t v = 0;
+      std::memcpy(&v, p, key.size);
+      return "[" + std::to_string(v) + "]";
+    }
+    default:
+      return "[" +
+             std::to_string(load_signed(static_cast<const std::uint8_t*>(p),
+                                        static_cast<unsigned>(key.size))) +
+             "]";
+  }
+}
+
+class Reader {
+ public:
+  Reader(const Plan& plan, const RunOptions& options, std::span<const std::uint8_t> input)
+      : plan_(plan),
+        options_(options),
+        begin_(input.data()),
+        p_(input.data()),
+        end_(input.data() + input.size()) {}
+
+  ~Reader() {
+    // After a failure, objects created by this call may form cycles through shared_ptr that the
+    // caller cannot see. Emptying each one breaks them, so dropping the target frees everything.
+    if (failure_.code != Errc::ok) {
+      for (auto& [object, ops] : refs_) ops->clear_object(object.get());
+    }
+  }
+
+  Status run_root(void* object) {
+    if (!run(plan_.root, static_cast<std::uint8_t*>(object))) return failure_.status(plan_);
+    if (p_ != end_) {
+      return Status(Errc::trailing_bytes,
+                    std::to_string(end_ - p_) + " bytes after the end of the value",
+                    static_cast<std::size_t>(p_ - begin_), display_name(*plan_.root_type));
+    }
+    return Status();
+  }
+
+ private:
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - p_); }
+
+  bool fail(Errc code, std::string message, const std::uint8_t* at) {
+    failure_.code = code;
+    failure_.message = std::move(message);
+    failure_.offset = static_cast<std::size_t>(at - begin_);
+    return false;
+  }
+  bool truncated(std::size_t need) {
+    return fail(
+        Errc::truncated,
+        "needs " + std::to_string(need) + " bytes, " + std::to_string(remaining()) + " left", p_);
+  }
+
+  bool run(std::uint32_t routine, std::uint8_t* base) {
+    const Routine& r = plan_.routines[routine];
+    for (std::uint32_t i = r.begin; i < r.end; ++i) {
+      const Instr& in = plan_.code[i];
+      if (!op(in, base + in.offset)) {
+        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool enter() {
+    if (++depth_ > options_.max_depth) {
+      return fail(Errc::depth_exceeded,
+                  "nesting deeper than " + std::to_string(options_.max_depth) + " levels", p_);
+    }
+    return true;
+  }
+
+  bool varuint(unsigned bits, std::uint64_t& out) {
+    const std::uint8_t* at = p_;
+    switch (wire::get_varuint(p_, end_, bits, out)) {
+      case wire::VarintStatus::ok: return true;
+      case wire::VarintStatus::truncated:
+        return fail(Errc::truncated, "input ends inside a varint", at);
+      case wire::VarintStatus::overlong:
+        return fail(Errc::varint_overlong,
+                    "varint longer than a " + std::to_string(bits) + "-bit value needs", at);
+      case wire::VarintStatus::overflow:
+        return fail(Errc::varint_overflow, "varint does not fit " + std::to_string(bits) + " bits",
+                    at);
+    }
+    return false;
+  }
+
+  bool byte(std::uint8_t& out) {
+    if (p_ == end_) return truncated(1);
+    out = *p_++;
+    return true;
+  }
+
+  // A count of items of at least `min_bytes` each, checked against the bytes that are left
+  // before anything is allocated for it.
+  bool count(std::size_t min_bytes, std::uint64_t& n) {
+    const std::uint8_t* at = p_;
+    if (!varuint(64, n)) return false;
+    const std::uint64_t limit = min_bytes ? remaining() / min_bytes : kMaxEmptyElements;
+    if (n > limit) {
+      return fail(Errc::length_too_large,
+                  "count " + std::to_string(n) + " exceeds the " + std::to_string(remaining()) +
+                      " bytes left",
+                  at);
+    }
+    return true;
+  }
+
+  bool header(const TypeDesc& element) {
+    const std::uint8_t* at = p_;
+    std::uint8_t h = 0;
+    if (!byte(h)) return false;
+    if (h != element_header(element)) {
+      return fail(Errc::bad_flag,
+                  "element header " + std::to_string(h) + " does not fit elements of type " +
+                      display_name(element),
+                  at);
+    }
+    return true;
+  }
+
+  bool op(const Instr& in, std::uint8_t* p) {
+    switch (in.op) {
+      case Op::Header: {
+        if (remaining() < 2) return truncated(2);
+        if (p_[0] != wire::kMagic)
+          return fail(Errc::bad_header, "not jitser binary (bad magic byte)", p_);
+        const std::uint8_t flags = p_[1];
+        if ((flags & wire::kVersionMask) != wire::kVersion ||
+            (flags & ~(wire::kVersionMask | wire::kHasFingerprint))) {
+          return fail(Errc::bad_header, "unsupported version or flags " + std::to_string(flags),
+                      p_ + 1);
+        }
+        p_ += 2;
+        if (!(flags & wire::kHasFingerprint)) {
+          if (options_.require_fingerprint) {
+            return fail(Errc::fingerprint_mismatch, "input carries no schema fingerprint", p_);
+          }
+          return true;
+        }
+        if (remaining() < 8) return truncated(8);
+        std::uint64_t fp;
+        std::memcpy(&fp, p_, 8);
+        if (fp != plan_.fingerprint) {
+          return fail(
+              Errc::fingerprint_mismatch,
+              "bytes were written for a different schema of " + display_name(*plan_.root_type), p_);
+        }
+        p_ += 8;
+        return true;
+      }
+      case Op::Bool: {
+        const std::uint8_t* at = p_;
+        std::uint8_t b = 0;
+        if (!byte(b)) return false;
+        if (b > 1) return fail(Errc::invalid_bool, "bool byte " + std::to_string(b), at);
+        *p = b;
+        return true;
+      }
+      case Op::Fixed:
+        if (remaining() < in.width) return truncated(in.width);
+        std::memcpy(p, p_, in.width);
+        p_ += in.width;
+        return true;
+      case Op::VarUint: {
+        std::uint64_t v;
+        if (!varuint(in.width * 8u, v)) return false;
+        std::memcpy(p, &v, in.width);
+        return true;
+      }
+      case Op::VarSint: {
+        std::uint64_t v;
+        if (!varuint(in.width * 8u, v)) return false;
+        const auto s = static_cast<std::int32_t>(wire::unzigzag(v));
+        std::memcpy(p, &s, 4);
+        return true;
+      }
+      case Op::Int64Compact: {
+        if (remaining() < 4) return truncated(4);
+        std::int64_t v;
+        if (!(p_[0] & 1)) {
+          std::uint32_t raw;
+          std::memcpy(&raw, p_, 4);
+          v = static_cast<std::int32_t>(raw) >> 1;
+          p_ += 4;
+        } else {
+          if (p_[0] != 0x01)
+            return fail(Errc::bad_flag, "compact int64 tag " + std::to_string(p_[0]), p_);
+          if (remaining() < 9) return truncated(9);
+          std::memcpy(&v, p_ + 1, 8);
+          if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) {
+            return fail(Errc::varint_overlong, "compact int64 in its long form holds a short value",
+                        p_);
+          }
+          p_ += 9;
+        }
+        std::memcpy(p, &v, 8);
+        return true;
+      }
+      case Op::String: {
+        std::uint64_t n;
+        if (!count(1, n)) return false;
+        std::size_t bad = 0;
+        if (!valid_utf8(p_, n, &bad))
+          return fail(Errc::invalid_utf8, "string is not UTF-8", p_ + bad);
+        reinterpret_cast<std::string*>(p)->assign(reinterpret_cast<const char*>(p_), n);
+        p_ += n;
+        return true;
+      }
+      case Op::Bytes: {
+        std::uint64_t n;
+        if (!count(1, n)) return false;
+        in.type->list_ops->resize(p, n);
+        if (n) std::memcpy(in.type->list_ops->data(p), p_, n);
+        p_ += n;
+        return true;
+      }
+      case Op::Enum: {
+        const std::uint8_t* at = p_;
+        std::uint64_t raw;
+        if (!varuint(64, raw)) return false;
+        const std::int64_t v = wire::unzigzag(raw);
+        if (!enum_declared(*in.type, v)) {
+          return fail(Errc::unknown_enum, std::to_string(v) + " is not a value of " + in.type->name,
+                      at);
+        }
+        std::memcpy(p, &v, in.width);  // little-endian: the low bytes are the narrow value
+        return true;
+      }
+      case Op::Decimal: {
+        std::uint64_t unscaled, scale;
+        if (!varuint(64, unscaled)) return false;
+        const std::uint8_t* at = p_;
+        if (!varuint(64, scale)) return false;
+        const std::int64_t s = wire::unzigzag(scale);
+        if (s < std::numeric_limits<std::int32_t>::min() ||
+            s > std::numeric_limits<std::int32_t>::max()) {
+          return fail(Errc::out_of_range,
+                      "decimal scale " + std::to_string(s) + " does not fit int32", at);
+        }
+        auto& d = *reinterpret_cast<Decimal*>(p);
+        d.unscaled = wire::unzigzag(unscaled);
+        d.scale = static_cast<std::int32_t>(s);
+        return true;
+      }
+      case Op::Time: {
+        const std::uint8_t* at = p_;
+        std::uint64_t raw_seconds, nanos;
+        if (!varuint(64, raw_seconds) || !varuint(32, nanos)) return false;
+        if (nanos >= 1000000000)
+          return fail(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
+                      at);
+        const std::int64_t per_second = ticks_per_second(in.width);
+        std::int64_t ticks;
+        if (__builtin_mul_overflow(wire::unzigzag(raw_seconds), per_second, &ticks) ||
+            __builtin_add_overflow(
+                ticks, static_cast<std::int64_t>(nanos) / (1000000000 / per_second), &ticks)) {
+          return fail(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at);
+        }
+        std::memcpy(p, &ticks, 8);
+        return true;
+      }
+      case Op::Struct: {
+        if (!enter()) return false;
+        const bool ok = run(in.a, p);
+        --depth_;
+        return ok;
+      }
+      case Op::Nullable: {
+        const std::uint8_t* at = p_;
+        std::uint8_t flag = 0;
+        if (!byte(flag)) return false;
+        const NullableOps& ops = *in.type->nullable_ops;
+        if (flag == wire::kNull) {
+          ops.reset(p);
+          return true;
+        }
+        if (flag != wire::kNotNull)
+          return fail(Errc::bad_flag, "null flag " + std::to_string(flag), at);
+        if (!enter()) return false;
+        const bool ok = run(in.a, static_cast<std::uint8_t*>(ops.emplace(p)));
+        --depth_;
+        return ok;
+      }
+      case Op::Shared: {
+        const std::uint8_t* at = p_;
+        std::uint8_t flag = 0;
+        if (!byte(flag)) return false;
+        const SharedOps& ops = *in.type->shared_ops;
+        switch (flag) {
+          case wire::kNull: ops.reset(p); return true;
+          case wire::kRef: {
+            std::uint64_t id;
+            if (!varuint(32, id)) return false;
+            if (id >= refs_.size()) {
+              return fail(Errc::bad_reference,
+                          "reference " + std::to_string(id) + " but only " +
+                              std::to_string(refs_.size()) + " objects read",
+                          at);
+            }
+            ops.assign(p, refs_[id].first);
+            return true;
+          }
+          case wire::kRefValue: {
+            if (!enter()) return false;
+            auto* object = static_cast<std::uint8_t*>(ops.emplace(p));
+            refs_.emplace_back(ops.share(p), &ops);  // before its fields: they may refer back
+            const bool ok = run(in.a, object);
+            --depth_;
+            return ok;
+          }
+          default: return fail(Errc::bad_flag, "reference flag " + std::to_string(flag), at);
+        }
+      }
+      case Op::List: {
+        const ListOps& ops = *in.type->list_ops;
+        const TypeDesc& element = element_of(in);
+        std::uint64_t n;
+        if (!count(plan_.routines[in.a].min_wire_bytes, n)) return false;
+        if (n == 0) {
+          ops.resize(p, 0);
+          return true;
+        }
+        if (!header(element)) return false;
+        ops.resize(p, n);
+        if (!ops.data) {  // std::vector<bool>
+          for (std::size_t i = 0; i < n; ++i) {
+            const std::uint8_t* at = p_;
+            std::uint8_t b = 0;
+            if (!byte(b)) return false;
+            if (b > 1) return fail(Errc::invalid_bool, "bool byte " + std::to_string(b), at);
+            ops.set_bool(p, i, b);
+          }
+          return true;
+        }
+        return elements(in.a, static_cast<std::uint8_t*>(ops.data(p)), element.size, n);
+      }
+      case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
+      case Op::Map: {
+        const MapOps& ops = *in.type->map_ops;
+        const std::uint32_t min_entry =
+            plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
+        std::uint64_t n;
+        if (!count(min_entry, n)) return false;
+        ops.clear(p);
+        if (n == 0) return true;
+        if (!header(element_of(in)) || !enter()) return false;
+        const TypeDesc& key_type = in.type->key->resolved();
+        for (std::uint64_t i = 0; i < n; ++i) {
+          KeySlot key(key_type);
+          const std::uint8_t* at = p_;
+          if (!run(in.a, static_cast<std::uint8_t*>(key.get()))) {
+            failure_.path.push_back("[#" + std::to_string(i) + "]");
+            return false;
+          }
+          const std::string where = key_text(key_type, key.get());
+          void* value = ops.insert(p, key.get());
+          if (!value) {
+            failure_.path.push_back(where);
+            return fail(Errc::duplicate_key, "the key appears twice", at);
+          }
+          if (!run(in.b, static_cast<std::uint8_t*>(value))) {
+            failure_.path.push_back(where);
+            return false;
+          }
+        }
+        --depth_;
+        return true;
+      }
+    }
+    return fail(Errc::invalid_descriptor, "unknown instruction", p_);
+  }
+
+  bool elements(std::uint32_t routine, std::uint8_t* data, std::size_t stride, std::size_t n) {
+    if (!enter()) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!run(routine, data + i * stride)) {
+        failure_.path.push_back("[" + std::to_string(i) + "]");
+        return false;
+      }
+    }
+    --depth_;
+    return true;
+  }
+
+  // Elements that occupy no input bytes (empty structs) cannot be bounded by the input size.
+  static constexpr std::uint64_t kMaxEmptyElements = 1u << 16;
+
+  const Plan& plan_;
+  const RunOptions& options_;
+  const std::uint8_t* begin_;
+  const std::uint8_t* p_;
+  const std::uint8_t* end_;
+  std::uint32_t depth_ = 0;
+  std::vector<std::pair<std::shared_ptr<void>, const SharedOps*>> refs_;
+  Failure failure_;
+};
+
+}  // namespace
+
+Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                           Buffer& out) {
+  return Writer(plan, options, out).run_root(object);
+}
+
+Status interpret_deserialize(const Plan& plan, const RunOptions& options,
+                             std::span<const std::uint8_t> input, void* object) {
+  return Reader(plan, options, input).run_root(object);
+}
+
+}  // namespace jitser

@@ -1,0 +1,29 @@
+// The interpreter: runs a Plan over the user's object. It knows the Plan's instructions and
+// nothing of formats: every format reaches it as a lowering into the same instruction set.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "engine/buffer.h"
+#include "formats/plan.h"
+#include "typeinfo/status.h"
+
+namespace jitser {
+
+struct RunOptions {
+  std::uint32_t max_depth = 128;     // nested structs, containers and pointers
+  bool write_fingerprint = true;     // binary: write the schema fingerprint
+  bool require_fingerprint = false;  // binary: reject input that has none
+};
+
+/// Appends the object's encoding to `out`. On failure `out` holds a partial encoding.
+Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                           Buffer& out);
+
+/// Reads `input` into `object`, which must be a live object of the Plan's root type. On failure
+/// the object stays valid to use and destroy, possibly partly overwritten.
+Status interpret_deserialize(const Plan& plan, const RunOptions& options,
+                             std::span<const std::uint8_t> input, void* object);
+
+}  // namespace jitser

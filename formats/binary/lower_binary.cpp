@@ -1,0 +1,187 @@
+#include "formats/binary/lower_binary.h"
+
+#include <map>
+
+#include "typeinfo/registry.h"
+
+namespace jitser {
+namespace {
+
+class BinaryLowering {
+ public:
+  explicit BinaryLowering(Plan& plan) : plan_(plan) {}
+
+  std::uint32_t frame(const TypeDesc& root) {
+    const std::uint32_t index = reserve(root);
+    std::vector<Instr> body;
+    body.push_back(Instr{.op = Op::Header});
+    slot(root, 0, kNoName, body);
+    finish(index, body);
+    return index;
+  }
+
+  void compute_min_bytes() {
+    std::vector<int> state(plan_.routines.size(), 0);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) min_bytes(r, state);
+  }
+
+ private:
+  std::uint32_t reserve(const TypeDesc& type) {
+    plan_.routines.push_back(Routine{.type = &type});
+    return static_cast<std::uint32_t>(plan_.routines.size() - 1);
+  }
+
+  void finish(std::uint32_t index, const std::vector<Instr>& body) {
+    Routine& r = plan_.routines[index];
+    r.begin = static_cast<std::uint32_t>(plan_.code.size());
+    plan_.code.insert(plan_.code.end(), body.begin(), body.end());
+    r.end = static_cast<std::uint32_t>(plan_.code.size());
+  }
+
+  std::uint16_t name(const FieldDesc& f) {
+    plan_.names.push_back(f.cpp_name.empty() ? f.name : f.cpp_name);
+    return static_cast<std::uint16_t>(plan_.names.size() - 1);
+  }
+
+  std::uint32_t struct_routine(const TypeDesc& s) {
+    if (auto it = structs_.find(&s); it != structs_.end()) return it->second;
+    const std::uint32_t index = reserve(s);
+    structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
+    std::vector<Instr> body;
+    for (const FieldDesc& f : s.fields)
+      slot(*f.type, static_cast<std::uint32_t>(f.offset), name(f), body);
+    finish(index, body);
+    return index;
+  }
+
+  // The routine that handles one container element (or map key) of this type.
+  std::uint32_t element_routine(const TypeDesc& element) {
+    const TypeDesc& r = element.resolved();
+    if (r.kind == Kind::Struct && !r.wrapper) return struct_routine(r);
+    const std::uint32_t index = reserve(r);
+    std::vector<Instr> body;
+    slot(element, 0, kNoName, body);
+    finish(index, body);
+    return index;
+  }
+
+  static std::uint8_t width(const TypeDesc& t) { return static_cast<std::uint8_t>(t.size); }
+
+  void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+            std::vector<Instr>& out) {
+    const TypeDesc& t = type.resolved();
+    Instr in{.op = Op::Fixed, .name = field, .offset = offset, .type = &t};
+    switch (t.kind) {
+      case Kind::Bool: in.op = Op::Bool; break;
+      case Kind::Int8:
+      case Kind::UInt8:
+      case Kind::Int16:
+      case Kind::UInt16:
+      case Kind::Float32:
+      case Kind::Float64:
+        in.op = Op::Fixed;
+        in.width = width(t);
+        break;
+      case Kind::Int32:
+        in.op = Op::VarSint;
+        in.width = 4;
+        break;
+      case Kind::UInt32:
+      case Kind::UInt64:
+        in.op = Op::VarUint;
+        in.width = width(t);
+        break;
+      case Kind::Int64: in.op = Op::Int64Compact; break;
+      case Kind::String: in.op = Op::String; break;
+      case Kind::Bytes: in.op = Op::Bytes; break;
+      case Kind::Enum:
+        in.op = Op::Enum;
+        in.width = width(t);
+        break;
+      case Kind::Decimal: in.op = Op::Decimal; break;
+      case Kind::Timestamp:
+      case Kind::Duration:
+        in.op = Op::Time;
+        in.width = static_cast<std::uint8_t>(t.unit);
+        break;
+      case Kind::Struct:
+        if (t.wrapper) {
+          const FieldDesc& inner = t.fields.front();
+          slot(*inner.type, offset + static_cast<std::uint32_t>(inner.offset), field, out);
+          return;
+        }
+        in.op = Op::Struct;
+        in.a = struct_routine(t);
+        break;
+      case Kind::Optional:
+      case Kind::UniquePtr:
+        in.op = Op::Nullable;
+        in.a = element_routine(*t.element);
+        break;
+      case Kind::SharedPtr:
+        in.op = Op::Shared;
+        in.a = element_routine(*t.element);
+        plan_.has_shared = true;
+        break;
+      case Kind::List:
+        in.op = Op::List;
+        in.a = element_routine(*t.element);
+        break;
+      case Kind::Array:
+        in.op = Op::Array;
+        in.a = element_routine(*t.element);
+        in.b = static_cast<std::uint32_t>(t.count);
+        break;
+      case Kind::Map:
+        in.op = Op::Map;
+        in.a = element_routine(*t.key);
+        in.b = element_routine(*t.element);
+        break;
+      case Kind::Named: break;  // resolved() never returns an unbound reference
+    }
+    out.push_back(in);
+  }
+
+  std::uint32_t min_bytes(std::uint32_t routine, std::vector<int>& state) {
+    Routine& r = plan_.routines[routine];
+    if (state[routine] == 2) return r.min_wire_bytes;
+    if (state[routine] == 1) return 0;  // only reachable through a pointer, counted as its flag
+    state[routine] = 1;
+    std::uint32_t total = 0;
+    for (std::uint32_t i = r.begin; i < r.end; ++i) {
+      const Instr& in = plan_.code[i];
+      switch (in.op) {
+        case Op::Header: total += 2; break;
+        case Op::Fixed: total += in.width; break;
+        case Op::Int64Compact: total += 4; break;
+        case Op::Decimal:
+        case Op::Time: total += 2; break;
+        case Op::Struct: total += min_bytes(in.a, state); break;
+        case Op::Array: total += in.b * min_bytes(in.a, state); break;
+        default: total += 1; break;
+      }
+    }
+    state[routine] = 2;
+    r.min_wire_bytes = total;
+    return total;
+  }
+
+  Plan& plan_;
+  std::map<const TypeDesc*, std::uint32_t> structs_;
+};
+
+}  // namespace
+
+Plan lower_binary(const TypeDesc& root, Direction direction) {
+  Plan plan;
+  plan.format = Format::Binary;
+  plan.direction = direction;
+  plan.root_type = &root;
+  plan.fingerprint = fingerprint(root);
+  BinaryLowering lowering(plan);
+  plan.root = lowering.frame(root);
+  lowering.compute_min_bytes();
+  return plan;
+}
+
+}  // namespace jitser

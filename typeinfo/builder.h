@@ -1,0 +1,523 @@
+// The template builder: describes C++ structs and enums from member pointers.
+//
+//   engine.add(jitser::Enum<Player>("Player").value("JAVA", Player::JAVA).value("FLASH", ...));
+//   engine.add(jitser::Struct<Image>("Image")
+//                  .field("uri", &Image::uri)
+//                  .field("width", &Image::width, jitser::opt().default_to(0)));
+//
+// Field types are described at compile time. A struct or enum used as a field refers to another
+// registered type by its C++ type; a type this builder cannot describe is a compile-time error.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser {
+
+/// Options for one field, chained: `jitser::opt().rename("url").number(3).default_to(7)`.
+class FieldOptions {
+ public:
+  FieldOptions& rename(std::string wire_name) {
+    rename_ = std::move(wire_name);
+    return *this;
+  }
+  FieldOptions& number(std::uint32_t n) {
+    number_ = n;
+    return *this;
+  }
+  FieldOptions& nullable(bool on = true) {
+    nullable_ = on;
+    return *this;
+  }
+  template <class V>
+  FieldOptions& default_to(V value) {
+    if constexpr (std::is_same_v<V, bool>) {
+      default_ = value;
+    } else if constexpr (std::is_enum_v<V>) {
+      default_ = static_cast<std::int64_t>(value);
+    } else if constexpr (std::is_integral_v<V> && std::is_signed_v<V>) {
+      default_ = static_cast<std::int64_t>(value);
+    } else if constexpr (std::is_integral_v<V>) {
+      default_ = static_cast<std::uint64_t>(value);
+    } else if constexpr (std::is_floating_point_v<V>) {
+      default_ = static_cast<double>(value);
+    } else {
+      default_ = std::string(value);
+    }
+    return *this;
+  }
+
+  void apply(FieldDesc& field) const {
+    if (!rename_.empty()) field.name = rename_;
+    field.number = number_;
+    field.nullable = nullable_;
+    field.default_value = default_;
+  }
+
+ private:
+  std::string rename_;
+  std::uint32_t number_ = 0;
+  bool nullable_ = false;
+  DefaultValue default_;
+};
+
+inline FieldOptions opt() { return {}; }
+
+namespace detail {
+
+template <class T>
+inline constexpr bool kAlwaysFalse = false;
+
+template <class T>
+const ValueOps* value_ops_for() {
+  static constexpr ValueOps ops{
+      [](void* at) { ::new (at) T(); },
+      [](void* at) { static_cast<T*>(at)->~T(); },
+  };
+  return &ops;
+}
+
+template <class V>
+const ListOps* list_ops_for() {
+  using E = typename V::value_type;
+  if constexpr (std::is_same_v<E, bool>) {
+    static constexpr ListOps ops{
+        [](const void* l) { return static_cast<const V*>(l)->size(); },
+        nullptr,
+        [](void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
+        [](const void* l, std::size_t i) -> bool { return (*static_cast<const V*>(l))[i]; },
+        [](void* l, std::size_t i, bool b) { (*static_cast<V*>(l))[i] = b; },
+    };
+    return &ops;
+  } else {
+    static constexpr ListOps ops{
+        [](const void* l) { return static_cast<const V*>(l)->size(); },
+        [](void* l) -> void* { return static_cast<V*>(l)->data(); },
+        [](void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
+        nullptr,
+        nullptr,
+    };
+    return &ops;
+  }
+}
+
+template <class H>
+const NullableOps* nullable_ops_for() {
+  using E = typename H::value_type;
+  static constexpr NullableOps ops{
+      [](const void* h) -> const void* {
+        const H& holder = *static_cast<const H*>(h);
+        return holder ? static_cast<const void*>(&*holder) : nullptr;
+      },
+      [](void* h) -> void* {
+        H& holder = *static_cast<H*>(h);
+        if constexpr (std::is_same_v<H, std::optional<E>>) {
+          return &holder.emplace();
+        } else {
+          holder = std::make_unique<E>();
+          return holder.get();
+        }
+      },
+      [](void* h) { static_cast<H*>(h)->reset(); },
+  };
+  return &ops;
+}
+
+template <class E>
+const SharedOps* shared_ops_for() {
+  using H = std::shared_ptr<E>;
+  static constexpr SharedOps ops{
+      [](const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
+      [](void* h) -> void* {
+        H& holder = *static_cast<H*>(h);
+        holder = std::make_shared<E>();
+        return holder.get();
+      },
+      [](void* h) { static_cast<H*>(h)->reset(); },
+      [](const void* h) -> std::shared_ptr<void> { return *static_cast<const H*>(h); },
+      [](void* h, const std::shared_ptr<void>& object) {
+        *static_cast<H*>(h) = std::static_pointer_cast<E>(object);
+      },
+      [](void* object) { *static_cast<E*>(object) = E{}; },
+  };
+  return &ops;
+}
+
+template <class M>
+const MapOps* map_ops_for() {
+  using K = typename M::key_type;
+  using It = typename M::const_iterator;
+  struct Cursor {
+    It at;
+    It end;
+  };
+  static_assert(sizeof(Cursor) <= kMapIteratorSize && std::is_trivially_destructible_v<Cursor>,
+                "jitser: this map's iterator does not fit the in-place iterator slot");
+  static constexpr MapOps ops{
+      [](const void* m) { return static_cast<const M*>(m)->size(); },
+      [](void* m) { static_cast<M*>(m)->clear(); },
+      [](void* m, void* key) -> void* {
+        auto [it, inserted] = static_cast<M*>(m)->try_emplace(std::move(*static_cast<K*>(key)));
+        return inserted ? &it->second : nullptr;
+      },
+      [](const void* m, void* iterator) {
+        const M& map = *static_cast<const M*>(m);
+        ::new (iterator) Cursor{map.begin(), map.end()};
+      },
+      [](void* iterator, const void** key, const void** value) -> bool {
+        Cursor& c = *std::launder(static_cast<Cursor*>(iterator));
+        if (c.at == c.end) return false;
+        *key = &c.at->first;
+        *value = &c.at->second;
+        ++c.at;
+        return true;
+      },
+  };
+  return &ops;
+}
+
+template <class Period>
+constexpr TimeUnit time_unit_for() {
+  if constexpr (std::is_same_v<Period, std::ratio<1>>) {
+    return TimeUnit::Seconds;
+  } else if constexpr (std::is_same_v<Period, std::milli>) {
+    return TimeUnit::Millis;
+  } else if constexpr (std::is_same_v<Period, std::micro>) {
+    return TimeUnit::Micros;
+  } else if constexpr (std::is_same_v<Period, std::nano>) {
+    return TimeUnit::Nanos;
+  } else {
+    static_assert(kAlwaysFalse<Period>,
+                  "jitser: durations and time points need a period of seconds, milliseconds, "
+                  "microseconds or nanoseconds");
+    return TimeUnit::Nanos;
+  }
+}
+
+template <class T>
+struct Describe;
+
+template <class T>
+TypeDesc describe();
+
+template <class T>
+TypeDesc leaf(Kind kind) {
+  TypeDesc d;
+  d.kind = kind;
+  d.size = sizeof(T);
+  d.align = alignof(T);
+  d.value_ops = value_ops_for<T>();
+  return d;
+}
+
+template <class T>
+constexpr Kind integer_kind() {
+  constexpr bool s = std::is_signed_v<T>;
+  switch (sizeof(T)) {
+    case 1: return s ? Kind::Int8 : Kind::UInt8;
+    case 2: return s ? Kind::Int16 : Kind::UInt16;
+    case 4: return s ? Kind::Int32 : Kind::UInt32;
+    default: return s ? Kind::Int64 : Kind::UInt64;
+  }
+}
+
+template <class T>
+struct Describe {
+  static TypeDesc get() {
+    if constexpr (std::is_same_v<T, bool>) {
+      return leaf<T>(Kind::Bool);
+    } else if constexpr (std::is_integral_v<T>) {
+      static_assert(sizeof(T) <= 8, "jitser: integers wider than 64 bits are not supported");
+      return leaf<T>(integer_kind<T>());
+    } else if constexpr (std::is_same_v<T, float>) {
+      return leaf<T>(Kind::Float32);
+    } else if constexpr (std::is_same_v<T, double>) {
+      return leaf<T>(Kind::Float64);
+    } else if constexpr (std::is_pointer_v<T> || std::is_reference_v<T>) {
+      static_assert(kAlwaysFalse<T>,
+                    "jitser: raw pointers and references cannot be described; use "
+                    "std::unique_ptr, std::shared_ptr or std::optional");
+      return {};
+    } else if constexpr (std::is_array_v<T>) {
+      static_assert(std::rank_v<T> == 1, "jitser: describe nested arrays as std::array");
+      using E = std::remove_extent_t<T>;
+      TypeDesc d;
+      d.kind = Kind::Array;
+      d.size = sizeof(T);
+      d.align = alignof(T);
+      d.count = std::extent_v<T>;
+      d.element = TypeBox(describe<E>());
+      return d;
+    } else if constexpr ((std::is_class_v<T> || std::is_enum_v<T>)&&!std::is_union_v<T>) {
+      static_assert(std::is_default_constructible_v<T>,
+                    "jitser: registered types must be default-constructible");
+      TypeDesc d;
+      d.kind = Kind::Named;
+      d.size = sizeof(T);
+      d.align = alignof(T);
+      d.cpp_type = std::type_index(typeid(T));
+      d.value_ops = value_ops_for<T>();
+      return d;
+    } else {
+      static_assert(kAlwaysFalse<T>, "jitser: this C++ type cannot be described");
+      return {};
+    }
+  }
+};
+
+template <>
+struct Describe<std::string> {
+  static TypeDesc get() { return leaf<std::string>(Kind::String); }
+};
+template <>
+struct Describe<Decimal> {
+  static TypeDesc get() { return leaf<Decimal>(Kind::Decimal); }
+};
+
+template <class Rep, class Period>
+struct Describe<std::chrono::duration<Rep, Period>> {
+  static TypeDesc get() {
+    static_assert(std::is_same_v<Rep, std::int64_t>,
+                  "jitser: durations need a std::int64_t representation");
+    TypeDesc d = leaf<std::chrono::duration<Rep, Period>>(Kind::Duration);
+    d.unit = time_unit_for<Period>();
+    return d;
+  }
+};
+
+template <class Rep, class Period>
+struct Describe<
+    std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<Rep, Period>>> {
+  static TypeDesc get() {
+    static_assert(std::is_same_v<Rep, std::int64_t>,
+                  "jitser: time points need a std::int64_t representation");
+    using TP =
+        std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<Rep, Period>>;
+    TypeDesc d = leaf<TP>(Kind::Timestamp);
+    d.unit = time_unit_for<Period>();
+    return d;
+  }
+};
+
+template <class E, class A>
+struct Describe<std::vector<E, A>> {
+  static TypeDesc get() {
+    using V = std::vector<E, A>;
+    if constexpr (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, std::byte>) {
+      TypeDesc d = leaf<V>(Kind::Bytes);
+      d.list_ops = list_ops_for<V>();
+      return d;
+    } else {
+      TypeDesc d = leaf<V>(Kind::List);
+      d.element = TypeBox(describe<E>());
+      d.list_ops = list_ops_for<V>();
+      return d;
+    }
+  }
+};
+
+template <class E, std::size_t N>
+struct Describe<std::array<E, N>> {
+  static TypeDesc get() {
+    static_assert(sizeof(std::array<E, N>) == N * sizeof(E),
+                  "jitser: std::array with padding is not supported");
+    TypeDesc d = leaf<std::array<E, N>>(Kind::Array);
+    d.count = N;
+    d.element = TypeBox(describe<E>());
+    return d;
+  }
+};
+
+template <class E>
+struct Describe<std::optional<E>> {
+  static TypeDesc get() {
+    TypeDesc d = leaf<std::optional<E>>(Kind::Optional);
+    d.element = TypeBox(describe<E>());
+    d.nullable_ops = nullable_ops_for<std::optional<E>>();
+    return d;
+  }
+};
+
+template <class E>
+struct Describe<std::unique_ptr<E>> {
+  static TypeDesc get() {
+    static_assert(!std::is_array_v<E>, "jitser: std::unique_ptr<T[]> is not supported");
+    using H = std::unique_ptr<E>;
+    TypeDesc d = leaf<H>(Kind::UniquePtr);
+    d.element = TypeBox(describe<E>());
+    static constexpr NullableOps ops{
+        [](const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
+        [](void* h) -> void* {
+          H& holder = *static_cast<H*>(h);
+          holder = std::make_unique<E>();
+          return holder.get();
+        },
+        [](void* h) { static_cast<H*>(h)->reset(); },
+    };
+    d.nullable_ops = &ops;
+    return d;
+  }
+};
+
+template <class E>
+struct Describe<std::shared_ptr<E>> {
+  static TypeDesc get() {
+    TypeDesc d = leaf<std::shared_ptr<E>>(Kind::SharedPtr);
+    d.element = TypeBox(describe<E>());
+    d.shared_ops = shared_ops_for<E>();
+    return d;
+  }
+};
+
+template <class M>
+TypeDesc describe_map() {
+  TypeDesc d = leaf<M>(Kind::Map);
+  d.key = TypeBox(describe<typename M::key_type>());
+  d.element = TypeBox(describe<typename M::mapped_type>());
+  d.map_ops = map_ops_for<M>();
+  return d;
+}
+
+template <class K, class V, class C, class A>
+struct Describe<std::map<K, V, C, A>> {
+  static TypeDesc get() { return describe_map<std::map<K, V, C, A>>(); }
+};
+template <class K, class V, class H, class E, class A>
+struct Describe<std::unordered_map<K, V, H, E, A>> {
+  static TypeDesc get() { return describe_map<std::unordered_map<K, V, H, E, A>>(); }
+};
+
+// Standard containers that look like user classes but have no descriptor: fail at compile time
+// rather than as an unregistered type at run time.
+template <class T>
+struct Unsupported {
+  static TypeDesc get() {
+    static_assert(kAlwaysFalse<T>,
+                  "jitser: this standard container is not supported; use std::vector, "
+                  "std::array, std::map or std::unordered_map");
+    return {};
+  }
+};
+template <class... A>
+struct Describe<std::set<A...>> : Unsupported<std::set<A...>> {};
+template <class... A>
+struct Describe<std::unordered_set<A...>> : Unsupported<std::unordered_set<A...>> {};
+template <class... A>
+struct Describe<std::list<A...>> : Unsupported<std::list<A...>> {};
+template <class... A>
+struct Describe<std::deque<A...>> : Unsupported<std::deque<A...>> {};
+template <class... A>
+struct Describe<std::tuple<A...>> : Unsupported<std::tuple<A...>> {};
+template <class... A>
+struct Describe<std::variant<A...>> : Unsupported<std::variant<A...>> {};
+template <class A, class B>
+struct Describe<std::pair<A, B>> : Unsupported<std::pair<A, B>> {};
+template <class C, class Tr, class A>
+struct Describe<std::basic_string<C, Tr, A>> : Unsupported<std::basic_string<C, Tr, A>> {};
+
+template <class T>
+TypeDesc describe() {
+  return Describe<std::remove_cv_t<T>>::get();
+}
+
+template <class T, class M>
+std::size_t member_offset(M T::*member) {
+  // Measured on a live object: offsetof is only defined for standard-layout types.
+  alignas(T) unsigned char storage[sizeof(T)];
+  T* object = ::new (storage) T();
+  const auto offset =
+      static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(&(object->*member)) -
+                               reinterpret_cast<const unsigned char*>(object));
+  object->~T();
+  return offset;
+}
+
+}  // namespace detail
+
+/// Describes the C++ struct T field by field; hand the result to Engine::add.
+template <class T>
+class Struct {
+ public:
+  explicit Struct(std::string name) {
+    static_assert(std::is_class_v<T> && std::is_default_constructible_v<T>,
+                  "jitser: Struct<T> needs a default-constructible class");
+    desc_.kind = Kind::Struct;
+    desc_.name = std::move(name);
+    desc_.size = sizeof(T);
+    desc_.align = alignof(T);
+    desc_.value_ops = detail::value_ops_for<T>();
+    desc_.registered_cpp_type = std::type_index(typeid(T));
+  }
+
+  template <class M>
+  Struct& field(std::string name, M T::*member, const FieldOptions& options = {}) {
+    FieldDesc f;
+    f.cpp_name = name;
+    f.name = std::move(name);
+    f.offset = detail::member_offset(member);
+    f.type = TypeBox(detail::describe<M>());
+    options.apply(f);
+    desc_.fields.push_back(std::move(f));
+    return *this;
+  }
+
+  /// A single-field value wrapper: T encodes exactly as its one field (like a Kotlin value class).
+  template <class M>
+  Struct& wraps(std::string name, M T::*member) {
+    desc_.wrapper = true;
+    return field(std::move(name), member);
+  }
+
+  const TypeDesc& desc() const& { return desc_; }
+  TypeDesc desc() && { return std::move(desc_); }
+
+ private:
+  TypeDesc desc_;
+};
+
+/// Describes the C++ enum E by its named values.
+template <class E>
+class Enum {
+ public:
+  explicit Enum(std::string name) {
+    static_assert(std::is_enum_v<E>, "jitser: Enum<E> needs an enum type");
+    desc_.kind = Kind::Enum;
+    desc_.name = std::move(name);
+    desc_.size = sizeof(E);
+    desc_.align = alignof(E);
+    desc_.underlying = detail::integer_kind<std::underlying_type_t<E>>();
+    desc_.value_ops = detail::value_ops_for<E>();
+    desc_.registered_cpp_type = std::type_index(typeid(E));
+  }
+
+  Enum& value(std::string name, E v) {
+    desc_.values.push_back({std::move(name), static_cast<std::int64_t>(v)});
+    return *this;
+  }
+
+  const TypeDesc& desc() const& { return desc_; }
+  TypeDesc desc() && { return std::move(desc_); }
+
+ private:
+  TypeDesc desc_;
+};
+
+}  // namespace jitser

@@ -1,0 +1,103 @@
+// Status and Result: how every jitser operation reports failure, without exceptions.
+//
+// A successful Status is a null pointer, so the hot path pays one compare. A failure carries a
+// code, a message, the byte offset in the input (deserialization) and the field path, e.g.
+// `MediaContent.images[2].width`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace jitser {
+
+enum class Errc : std::uint8_t {
+  ok = 0,
+  // Registration and codec lookup
+  invalid_descriptor,  // a descriptor that contradicts itself (size, offsets, kinds)
+  duplicate_type,      // a second, different type under a registered name
+  duplicate_field,     // two fields with one wire name
+  duplicate_number,    // two fields with one field number
+  unregistered_type,   // a field refers to a type that is not registered
+  recursive_by_value,  // a struct contains itself without a pointer or container between
+  unknown_type,        // no registered type of that name or C++ type
+  // Reading input
+  truncated,             // input ended inside a value
+  varint_overlong,       // a varint longer than its width allows, or with a redundant last byte
+  varint_overflow,       // a varint whose value does not fit the field
+  length_too_large,      // a length or count larger than the remaining input can hold
+  invalid_bool,          // a bool byte other than 0 or 1
+  unknown_enum,          // an enum value that is not declared
+  bad_reference,         // a reference id that no earlier object has
+  depth_exceeded,        // nesting deeper than the configured limit
+  trailing_bytes,        // bytes left over after the root value
+  fingerprint_mismatch,  // bytes written for a different schema
+  bad_header,            // not jitser binary, or an unsupported version or flag
+  bad_flag,              // a null/reference flag this field cannot take
+  invalid_utf8,          // a string that is not UTF-8
+  duplicate_key,         // a map key that appears twice
+  out_of_range,          // a value outside what the field's type can hold
+};
+
+/// A short fixed name for a code, e.g. "truncated".
+const char* errc_name(Errc code);
+
+class [[nodiscard]] Status {
+ public:
+  static constexpr std::size_t kNoOffset = static_cast<std::size_t>(-1);
+
+  Status() = default;
+  Status(Errc code, std::string message, std::size_t offset = kNoOffset, std::string path = {});
+  Status(const Status& other);
+  Status& operator=(const Status& other);
+  Status(Status&&) noexcept;
+  Status& operator=(Status&&) noexcept;
+  ~Status();
+
+  bool ok() const { return detail_ == nullptr; }
+  explicit operator bool() const { return ok(); }
+  Errc code() const;
+  const std::string& message() const;
+  std::size_t offset() const;  // kNoOffset when not about input bytes
+  const std::string& path() const;
+
+  /// "truncated at byte 17 in MediaContent.images[2].width: ...", or "ok".
+  std::string to_string() const;
+
+ private:
+  struct Detail {
+    Errc code;
+    std::string message;
+    std::size_t offset;
+    std::string path;
+  };
+  std::unique_ptr<Detail> detail_;
+};
+
+/// A value or the Status that explains why there is none.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Status status) : v_(std::move(status)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  /// The failure; an ok Status when there is a value.
+  Status status() const { return ok() ? Status() : std::get<1>(v_); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace jitser

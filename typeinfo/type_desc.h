@@ -1,0 +1,192 @@
+// The plain type descriptor: what jitser knows about a type's shape and memory layout.
+//
+// A TypeDesc is plain data. The template builder (builder.h) fills it from C++ member pointers;
+// programs that know a type only at run time fill it by hand. Both lowerings and the interpreter
+// read nothing but this, so every operation on the user's memory that is not a plain load or
+// store (growing a vector, emplacing an optional, iterating a map) is a function pointer in one
+// of the ops tables below, captured once at registration.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <typeindex>
+#include <variant>
+#include <vector>
+
+namespace jitser {
+
+enum class Kind : std::uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float32,
+  Float64,
+  String,     // std::string, UTF-8
+  Bytes,      // std::vector<std::uint8_t> or std::vector<std::byte>
+  Enum,       // registered by name; stored as its underlying integer
+  Decimal,    // jitser::Decimal
+  Timestamp,  // std::chrono::time_point<system_clock, duration<int64_t, unit>>
+  Duration,   // std::chrono::duration<int64_t, unit>
+  Struct,     // registered by name; fields at offsets
+  List,       // std::vector<T>
+  Array,      // std::array<T, N> or T[N]
+  Optional,   // std::optional<T>
+  UniquePtr,  // std::unique_ptr<T>
+  SharedPtr,  // std::shared_ptr<T>: identity kept where the format can
+  Map,        // std::map / std::unordered_map with string, integer or enum keys
+  Named,      // a reference to a registered Struct or Enum, resolved by the registry
+};
+
+/// The name of a kind as it appears in error messages and canonical schema text.
+const char* kind_name(Kind kind);
+
+/// Unit of a Timestamp or Duration's in-memory tick count.
+enum class TimeUnit : std::uint8_t { Seconds, Millis, Micros, Nanos };
+
+/// An exact decimal number: unscaled * 10^-scale.
+struct Decimal {
+  std::int64_t unscaled = 0;
+  std::int32_t scale = 0;
+  friend bool operator==(const Decimal&, const Decimal&) = default;
+};
+
+// Operations on values whose layout belongs to the standard library. Each table is a set of
+// plain function pointers; a null pointer means the operation does not apply.
+
+/// Default-construct and destroy a value in place (used for temporaries such as map keys).
+struct ValueOps {
+  void (*construct)(void* at);
+  void (*destroy)(void* at);
+};
+
+/// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool.
+struct ListOps {
+  std::size_t (*size)(const void* list);
+  void* (*data)(void* list);
+  void (*resize)(void* list, std::size_t n);
+  bool (*get_bool)(const void* list, std::size_t i);
+  void (*set_bool)(void* list, std::size_t i, bool value);
+};
+
+/// std::optional<T> and std::unique_ptr<T>: something that holds zero or one value.
+struct NullableOps {
+  const void* (*get)(const void* holder);  // null when empty
+  void* (*emplace)(void* holder);          // a default-constructed value, returned for filling
+  void (*reset)(void* holder);
+};
+
+/// std::shared_ptr<T>. `share`/`assign` move ownership through a type-erased shared_ptr so a
+/// reference read later can point at an object read earlier.
+struct SharedOps {
+  const void* (*get)(const void* holder);
+  void* (*emplace)(void* holder);
+  void (*reset)(void* holder);
+  std::shared_ptr<void> (*share)(const void* holder);
+  void (*assign)(void* holder, const std::shared_ptr<void>& object);
+  void (*clear_object)(void* object);  // assign T{}: drops the object's own references
+};
+
+/// Map iteration uses a small in-place iterator so neither tier allocates to walk a map.
+inline constexpr std::size_t kMapIteratorSize = 32;
+struct MapOps {
+  std::size_t (*size)(const void* map);
+  void (*clear)(void* map);
+  // Moves *key into the map; returns the default-constructed value to fill, or null when the
+  // key was already present.
+  void* (*insert)(void* map, void* key);
+  void (*begin)(const void* map, void* iterator);
+  bool (*next)(void* iterator, const void** key, const void** value);
+};
+
+/// A field's default, applied by formats that may omit fields.
+using DefaultValue =
+    std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
+
+struct TypeDesc;
+
+/// An owning, deep-copying pointer to a nested TypeDesc (element, key): descriptors are values.
+class TypeBox {
+ public:
+  TypeBox() = default;
+  explicit TypeBox(TypeDesc desc);
+  TypeBox(const TypeBox& other);
+  TypeBox& operator=(const TypeBox& other);
+  TypeBox(TypeBox&&) noexcept = default;
+  TypeBox& operator=(TypeBox&&) noexcept = default;
+  ~TypeBox();
+
+  explicit operator bool() const { return ptr_ != nullptr; }
+  const TypeDesc& operator*() const { return *ptr_; }
+  const TypeDesc* operator->() const { return ptr_.get(); }
+  TypeDesc* get() { return ptr_.get(); }
+  const TypeDesc* get() const { return ptr_.get(); }
+
+ private:
+  std::unique_ptr<TypeDesc> ptr_;
+};
+
+struct FieldDesc {
+  std::string name;      // the name written on the wire (the declared name unless renamed)
+  std::string cpp_name;  // the declared name, for error messages; defaults to name
+  std::size_t offset = 0;
+  TypeBox type;
+  std::uint32_t number = 0;  // Protobuf field number; 0 means "declaration index + 1"
+  bool nullable = false;     // absence is not an error in formats that may omit fields
+  DefaultValue default_value;
+};
+
+struct EnumValue {
+  std::string name;
+  std::int64_t value = 0;
+};
+
+struct TypeDesc {
+  Kind kind = Kind::Struct;
+  std::string name;  // Struct and Enum: the registered name; Named: the name referred to
+  std::size_t size = 0;
+  std::size_t align = 1;
+
+  // Struct
+  std::vector<FieldDesc> fields;
+  bool wrapper = false;  // encodes as its single field
+
+  // Enum: the underlying integer kind and the declared values
+  Kind underlying = Kind::Int32;
+  std::vector<EnumValue> values;
+
+  // List, Array, Optional, UniquePtr, SharedPtr: element; Map: key and element (the value)
+  TypeBox element;
+  TypeBox key;
+  std::size_t count = 0;  // Array
+  TimeUnit unit = TimeUnit::Nanos;
+
+  const ValueOps* value_ops = nullptr;
+  const ListOps* list_ops = nullptr;
+  const NullableOps* nullable_ops = nullptr;
+  const SharedOps* shared_ops = nullptr;
+  const MapOps* map_ops = nullptr;
+
+  // Named: the C++ type referred to, when the template builder made the reference.
+  std::optional<std::type_index> cpp_type;
+  // Named: filled by the registry when it resolves the reference.
+  const TypeDesc* target = nullptr;
+  // Struct and Enum registered through the template builder: their C++ type.
+  std::optional<std::type_index> registered_cpp_type;
+
+  /// This type, or for Named the registered type it refers to.
+  const TypeDesc& resolved() const { return kind == Kind::Named && target ? *target : *this; }
+};
+
+/// A readable name for a type: registered name, or e.g. "list<Image>", "map<string,int32>".
+std::string display_name(const TypeDesc& type);
+
+}  // namespace jitser
