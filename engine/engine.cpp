@@ -79,6 +79,13 @@ Result<std::uint64_t> Engine::fingerprint(std::string_view type_name) {
   return jitser::fingerprint(**type);
 }
 
+Result<std::string> Engine::schema_text(std::string_view type_name) {
+  std::lock_guard lock(impl_->mutex);
+  Result<const TypeDesc*> type = impl_->registry.resolve(type_name);
+  if (!type) return type.status();
+  return canonical_text(**type);
+}
+
 Status DynCodec::serialize(const void* object, Buffer& out) const {
   out.clear();
   return interpret_serialize(state_->serialize, state_->run, object, out);

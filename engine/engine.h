@@ -116,8 +116,11 @@ class Engine {
 
   /// Registered types, in registration order.
   std::vector<const TypeDesc*> types() const;
-  /// The schema fingerprint of a registered type (xxHash64 of its canonical text).
+  /// The schema fingerprint of a registered type: xxHash64 of its schema_text.
   Result<std::uint64_t> fingerprint(std::string_view type_name);
+  /// The canonical schema text of a registered type and the types it reaches; comparing two
+  /// programs' texts shows why their fingerprints differ.
+  Result<std::string> schema_text(std::string_view type_name);
 
  private:
   Result<DynCodec> codec(std::type_index cpp_type, Format format);

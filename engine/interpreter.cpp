@@ -595,11 +595,18 @@ class Reader {
         if (nanos >= 1000000000)
           return fail(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
                       at);
+        // Floored seconds times the unit can pass INT64_MIN before the positive remainder brings
+        // the value back in range; borrowing one second keeps every step in range.
         const std::int64_t per_second = ticks_per_second(in.width);
+        std::int64_t seconds = wire::unzigzag(raw_seconds);
+        std::int64_t sub = static_cast<std::int64_t>(nanos) / (1000000000 / per_second);
+        if (seconds < 0 && sub > 0) {
+          seconds += 1;
+          sub -= per_second;
+        }
         std::int64_t ticks;
-        if (__builtin_mul_overflow(wire::unzigzag(raw_seconds), per_second, &ticks) ||
-            __builtin_add_overflow(
-                ticks, static_cast<std::int64_t>(nanos) / (1000000000 / per_second), &ticks)) {
+        if (__builtin_mul_overflow(seconds, per_second, &ticks) ||
+            __builtin_add_overflow(ticks, sub, &ticks)) {
           return fail(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at);
         }
         std::memcpy(p, &ticks, 8);

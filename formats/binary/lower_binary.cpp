@@ -1,6 +1,7 @@
 #include "formats/binary/lower_binary.h"
 
 #include <map>
+#include <tuple>
 
 #include "typeinfo/registry.h"
 
@@ -54,11 +55,16 @@ class BinaryLowering {
     return index;
   }
 
-  // The routine that handles one container element (or map key) of this type.
+  // The routine that handles one container element (or map key) of this type. Elements of the
+  // same shape share one routine, so the JIT compiles each shape once.
   std::uint32_t element_routine(const TypeDesc& element) {
     const TypeDesc& r = element.resolved();
     if (r.kind == Kind::Struct && !r.wrapper) return struct_routine(r);
+    const LeafKey key{display_name(r), r.size,       r.value_ops, r.list_ops,
+                      r.nullable_ops,  r.shared_ops, r.map_ops};
+    if (auto it = leaves_.find(key); it != leaves_.end()) return it->second;
     const std::uint32_t index = reserve(r);
+    leaves_.emplace(key, index);
     std::vector<Instr> body;
     slot(element, 0, kNoName, body);
     finish(index, body);
@@ -166,8 +172,13 @@ class BinaryLowering {
     return total;
   }
 
+  // Two element types with one name, size and set of ops tables lower to the same instructions.
+  using LeafKey = std::tuple<std::string, std::size_t, const ValueOps*, const ListOps*,
+                             const NullableOps*, const SharedOps*, const MapOps*>;
+
   Plan& plan_;
   std::map<const TypeDesc*, std::uint32_t> structs_;
+  std::map<LeafKey, std::uint32_t> leaves_;
 };
 
 }  // namespace

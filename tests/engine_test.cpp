@@ -1,0 +1,145 @@
+// The Engine API: type-erased codecs for types described by hand, thread safety, statuses.
+#include <cstddef>
+#include <thread>
+
+#include "bench/payloads.h"
+#include "support.h"
+
+namespace jitser {
+namespace {
+
+// A type described without templates, as a program that learns its schema at run time would.
+struct Reading {
+  std::int32_t sensor = 0;
+  double value = 0;
+  std::string unit;
+};
+
+TypeDesc leaf(Kind kind, std::size_t size, std::size_t align) {
+  TypeDesc t;
+  t.kind = kind;
+  t.size = size;
+  t.align = align;
+  return t;
+}
+
+TypeDesc reading_by_hand() {
+  TypeDesc t;
+  t.kind = Kind::Struct;
+  t.name = "Reading";
+  t.size = sizeof(Reading);
+  t.align = alignof(Reading);
+  auto add = [&](const char* name, std::size_t offset, TypeDesc type) {
+    FieldDesc f;
+    f.name = f.cpp_name = name;
+    f.offset = offset;
+    f.type = TypeBox(std::move(type));
+    t.fields.push_back(std::move(f));
+  };
+  add("sensor", offsetof(Reading, sensor), leaf(Kind::Int32, 4, 4));
+  add("value", offsetof(Reading, value), leaf(Kind::Float64, 8, 8));
+  add("unit", offsetof(Reading, unit),
+      leaf(Kind::String, sizeof(std::string), alignof(std::string)));
+  return t;
+}
+
+TEST(Engine, DescriptorByHandMatchesTheTemplateBuilder) {
+  Engine by_hand;
+  ASSERT_TRUE(by_hand.add(reading_by_hand()).ok());
+  auto dyn = by_hand.codec("Reading", Format::Binary);
+  ASSERT_TRUE(dyn.ok()) << dyn.status().to_string();
+  const Reading r{7, 21.5, "celsius"};
+  Buffer a;
+  ASSERT_TRUE(dyn->serialize(&r, a).ok());
+
+  Engine templated;
+  ASSERT_TRUE(templated
+                  .add(Struct<Reading>("Reading")
+                           .field("sensor", &Reading::sensor)
+                           .field("value", &Reading::value)
+                           .field("unit", &Reading::unit))
+                  .ok());
+  Buffer b;
+  ASSERT_TRUE(test::codec_of<Reading>(templated).serialize(r, b).ok());
+  EXPECT_EQ(a.to_vector(), b.to_vector());
+
+  Reading back;
+  ASSERT_TRUE(dyn->deserialize(b.bytes(), &back).ok());
+  EXPECT_EQ(back.sensor, 7);
+  EXPECT_EQ(back.value, 21.5);
+  EXPECT_EQ(back.unit, "celsius");
+  EXPECT_EQ(&dyn->type(), &by_hand.codec("Reading", Format::Binary)->type());
+}
+
+TEST(Engine, CodecsAreMadeOnceAndShared) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  auto a = e.codec<payloads::MediaContent>(Format::Binary);
+  auto b = e.codec("MediaContent", Format::Binary);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(&a->dyn().type(), &b->type());
+  EXPECT_EQ(a->dyn().format(), Format::Binary);
+}
+
+TEST(Engine, ManyThreadsRegisterAndRunCodecs) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  const payloads::MediaContent value = payloads::make_media_content();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      // Registration of new types races with codec use by the other threads.
+      TypeDesc extra = reading_by_hand();
+      extra.name = "Extra" + std::to_string(t);
+      if (!e.add(std::move(extra)).ok()) ++failures;
+      auto codec = e.codec<payloads::MediaContent>(Format::Binary);
+      if (!codec) {
+        ++failures;
+        return;
+      }
+      Buffer out;
+      for (int i = 0; i < 500; ++i) {
+        payloads::MediaContent back;
+        if (!codec->serialize(value, out) || !codec->deserialize(out.bytes(), back) ||
+            !(back == value)) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(e.types().size(), 19u + 4u);
+}
+
+TEST(Engine, SerializeReplacesTheBufferAndResultFormsWork) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  auto codec = test::codec_of<payloads::Foo>(e);
+  Buffer out;
+  out.append("junk", 4);
+  ASSERT_TRUE(codec.serialize(payloads::make_foo(), out).ok());
+  auto bytes = codec.serialize(payloads::make_foo());
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, out.to_vector());
+  auto back = codec.deserialize(*bytes);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, payloads::make_foo());
+  auto bad = codec.deserialize(std::span<const std::uint8_t>());
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Errc::truncated);
+}
+
+TEST(Status, DescribesItself) {
+  EXPECT_EQ(Status().to_string(), "ok");
+  Status s(Errc::truncated, "needs 4 bytes, 1 left", 17, "MediaContent.images[2].width");
+  EXPECT_EQ(s.to_string(),
+            "truncated at byte 17 in MediaContent.images[2].width: needs 4 bytes, 1 left");
+  Status copy = s;
+  EXPECT_EQ(copy.code(), Errc::truncated);
+  EXPECT_EQ(copy.path(), s.path());
+}
+
+}  // namespace
+}  // namespace jitser

@@ -1,0 +1,75 @@
+// Helpers shared by the test suites.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/jitser.h"
+
+namespace jitser::test {
+
+/// The codec for T, failing the test (with the reason) when there is none.
+template <class T>
+Codec<T> codec_of(Engine& engine, Format format = Format::Binary) {
+  auto codec = engine.codec<T>(format);
+  if (!codec) {
+    ADD_FAILURE() << "no codec: " << codec.status().to_string();
+    std::abort();
+  }
+  return *codec;
+}
+
+inline std::vector<std::uint8_t> from_hex(const std::string& text) {
+  std::vector<std::uint8_t> out;
+  std::istringstream in(text);
+  std::string byte;
+  while (in >> byte) out.push_back(static_cast<std::uint8_t>(std::stoul(byte, nullptr, 16)));
+  return out;
+}
+
+inline std::string to_hex(std::span<const std::uint8_t> bytes) {
+  static const char* digits = "0123456789ABCDEF";
+  std::string out;
+  for (std::uint8_t b : bytes) {
+    if (!out.empty()) out += ' ';
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+/// Compares `actual` with tests/golden/<name>. With JITSER_UPDATE_GOLDEN=1 in the environment
+/// it rewrites the file instead, for a change that is meant; review the diff before committing.
+inline void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(JITSER_SOURCE_DIR "/tests/golden/") + name;
+  if (const char* update = std::getenv("JITSER_UPDATE_GOLDEN");
+      update && std::string(update) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream in(path);
+  std::stringstream golden;
+  golden << in.rdbuf();
+  EXPECT_EQ(actual, golden.str()) << "differs from " << path
+                                  << " (JITSER_UPDATE_GOLDEN=1 rewrites it if the change is meant)";
+}
+
+/// A one-field struct, the unit of the per-kind tests and golden examples.
+template <class T>
+struct One {
+  T v{};
+};
+
+/// Registers One<T> under `name` (and nothing else) in the engine.
+template <class T>
+Status add_one(Engine& engine, const std::string& name = "One") {
+  return engine.add(Struct<One<T>>(name).field("v", &One<T>::v));
+}
+
+}  // namespace jitser::test
