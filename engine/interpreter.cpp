@@ -90,10 +90,62 @@ std::int64_t load_enum(const TypeDesc& e, const std::uint8_t* p) {
   return static_cast<std::int64_t>(v);
 }
 
-class Writer {
+// What the Writer and the Reader share: walking routines, the depth limit, and the failure path
+// gathered while unwinding. Self supplies op() and fail(code, message); Base is the pointer type
+// of the object walked (const when writing).
+template <class Self, class Base>
+class Walker {
+ public:
+  Walker(const Plan& plan, const RunOptions& options) : plan_(plan), options_(options) {}
+
+ protected:
+  Self& self() { return static_cast<Self&>(*this); }
+
+  bool run(std::uint32_t routine, Base base) {
+    const Routine& r = plan_.routines[routine];
+    for (std::uint32_t i = r.begin; i < r.end; ++i) {
+      const Instr& in = plan_.code[i];
+      if (!self().op(in, base + in.offset)) {
+        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool enter() {
+    if (++depth_ > options_.max_depth) {
+      return self().fail(Errc::depth_exceeded,
+                         "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
+    }
+    return true;
+  }
+
+  // Runs `routine` on n elements `stride` bytes apart, as one level of nesting.
+  bool elements(std::uint32_t routine, Base data, std::size_t stride, std::size_t n) {
+    if (!enter()) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!run(routine, data + i * stride)) {
+        failure_.path.push_back("[" + std::to_string(i) + "]");
+        return false;
+      }
+    }
+    --depth_;
+    return true;
+  }
+
+  const Plan& plan_;
+  const RunOptions& options_;
+  std::uint32_t depth_ = 0;
+  Failure failure_;
+};
+
+class Writer : public Walker<Writer, const std::uint8_t*> {
+  friend Walker;
+
  public:
   Writer(const Plan& plan, const RunOptions& options, Buffer& out)
-      : plan_(plan), options_(options), out_(out) {}
+      : Walker(plan, options), out_(out) {}
 
   Status run_root(const void* object) {
     if (run(plan_.root, static_cast<const std::uint8_t*>(object))) return Status();
@@ -105,26 +157,6 @@ class Writer {
     failure_.code = code;
     failure_.message = std::move(message);
     return false;
-  }
-
-  bool run(std::uint32_t routine, const std::uint8_t* base) {
-    const Routine& r = plan_.routines[routine];
-    for (std::uint32_t i = r.begin; i < r.end; ++i) {
-      const Instr& in = plan_.code[i];
-      if (!op(in, base + in.offset)) {
-        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
-        return false;
-      }
-    }
-    return true;
-  }
-
-  bool enter() {
-    if (++depth_ > options_.max_depth) {
-      return fail(Errc::depth_exceeded,
-                  "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
-    }
-    return true;
   }
 
   void varuint(std::uint64_t v) {
@@ -289,25 +321,8 @@ class Writer {
     return fail(Errc::invalid_descriptor, "unknown instruction");
   }
 
-  bool elements(std::uint32_t routine, const std::uint8_t* data, std::size_t stride,
-                std::size_t n) {
-    if (!enter()) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!run(routine, data + i * stride)) {
-        failure_.path.push_back("[" + std::to_string(i) + "]");
-        return false;
-      }
-    }
-    --depth_;
-    return true;
-  }
-
-  const Plan& plan_;
-  const RunOptions& options_;
   Buffer& out_;
-  std::uint32_t depth_ = 0;
   std::unordered_map<const void*, std::uint32_t> refs_;
-  Failure failure_;
 };
 
 // A temporary of a map's key type, destroyed on every path out.
@@ -352,11 +367,12 @@ std::string key_text(const TypeDesc& key, const void* p) {
   }
 }
 
-class Reader {
+class Reader : public Walker<Reader, std::uint8_t*> {
+  friend Walker;
+
  public:
   Reader(const Plan& plan, const RunOptions& options, std::span<const std::uint8_t> input)
-      : plan_(plan),
-        options_(options),
+      : Walker(plan, options),
         begin_(input.data()),
         p_(input.data()),
         end_(input.data() + input.size()) {}
@@ -382,6 +398,7 @@ class Reader {
  private:
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - p_); }
 
+  bool fail(Errc code, std::string message) { return fail(code, std::move(message), p_); }
   bool fail(Errc code, std::string message, const std::uint8_t* at) {
     failure_.code = code;
     failure_.message = std::move(message);
@@ -392,26 +409,6 @@ class Reader {
     return fail(
         Errc::truncated,
         "needs " + std::to_string(need) + " bytes, " + std::to_string(remaining()) + " left", p_);
-  }
-
-  bool run(std::uint32_t routine, std::uint8_t* base) {
-    const Routine& r = plan_.routines[routine];
-    for (std::uint32_t i = r.begin; i < r.end; ++i) {
-      const Instr& in = plan_.code[i];
-      if (!op(in, base + in.offset)) {
-        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
-        return false;
-      }
-    }
-    return true;
-  }
-
-  bool enter() {
-    if (++depth_ > options_.max_depth) {
-      return fail(Errc::depth_exceeded,
-                  "nesting deeper than " + std::to_string(options_.max_depth) + " levels", p_);
-    }
-    return true;
   }
 
   bool varuint(unsigned bits, std::uint64_t& out) {
@@ -723,29 +720,13 @@ class Reader {
     return fail(Errc::invalid_descriptor, "unknown instruction", p_);
   }
 
-  bool elements(std::uint32_t routine, std::uint8_t* data, std::size_t stride, std::size_t n) {
-    if (!enter()) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!run(routine, data + i * stride)) {
-        failure_.path.push_back("[" + std::to_string(i) + "]");
-        return false;
-      }
-    }
-    --depth_;
-    return true;
-  }
-
   // Elements that occupy no input bytes (empty structs) cannot be bounded by the input size.
   static constexpr std::uint64_t kMaxEmptyElements = 1u << 16;
 
-  const Plan& plan_;
-  const RunOptions& options_;
   const std::uint8_t* begin_;
   const std::uint8_t* p_;
   const std::uint8_t* end_;
-  std::uint32_t depth_ = 0;
   std::vector<std::pair<std::shared_ptr<void>, const SharedOps*>> refs_;
-  Failure failure_;
 };
 
 }  // namespace

@@ -20,7 +20,9 @@ template <class T>
 Status read_one(const std::string& hex, EngineOptions options = bare(),
                 Status (*extra)(Engine&) = nullptr) {
   Engine e(options);
-  if (extra) EXPECT_TRUE(extra(e).ok());
+  if (extra) {
+    EXPECT_TRUE(extra(e).ok());
+  }
   EXPECT_TRUE(test::add_one<T>(e).ok());
   auto codec = test::codec_of<One<T>>(e);
   One<T> target{};
@@ -93,13 +95,8 @@ TEST(BadInput, InvalidUtf8) {
   EXPECT_EQ(read_one<std::string>("4A 01 02 C0 AF").code(), Errc::invalid_utf8);     // overlong
 }
 
-enum class Color : std::int16_t { Red = -1, Green = 0, Blue = 7 };
-Status add_color(Engine& e) {
-  return e.add(Enum<Color>("Color")
-                   .value("Red", Color::Red)
-                   .value("Green", Color::Green)
-                   .value("Blue", Color::Blue));
-}
+using test::add_color;
+using test::Color;
 
 TEST(BadInput, UnknownEnumValue) {
   Status s = read_one<Color>("4A 01 0A", bare(), add_color);

@@ -13,7 +13,7 @@ namespace {
 
 using test::One;
 
-enum class Color : std::int16_t { Red = -1, Green = 0, Blue = 7 };
+using test::Color;
 
 struct Point {
   std::int32_t x = 0;
@@ -50,12 +50,7 @@ Status add_one(Engine& e) {
 }
 
 Status add_color(Engine& e) {
-  if (Status s = e.add(Enum<Color>("Color")
-                           .value("Red", Color::Red)
-                           .value("Green", Color::Green)
-                           .value("Blue", Color::Blue));
-      !s)
-    return s;
+  if (Status s = test::add_color(e); !s) return s;
   return test::add_one<Color>(e);
 }
 

@@ -10,16 +10,11 @@ namespace {
 
 using test::One;
 
-enum class Color : std::int16_t { Red = -1, Green = 0, Blue = 7 };
+using test::Color;
 enum class Wide : std::uint64_t { Zero = 0, Max = ~0ull };
 
 Status add_enums(Engine& e) {
-  if (Status s = e.add(Enum<Color>("Color")
-                           .value("Red", Color::Red)
-                           .value("Green", Color::Green)
-                           .value("Blue", Color::Blue));
-      !s)
-    return s;
+  if (Status s = test::add_color(e); !s) return s;
   return e.add(Enum<Wide>("Wide").value("Zero", Wide::Zero).value("Max", Wide::Max));
 }
 
@@ -27,7 +22,9 @@ Status add_enums(Engine& e) {
 template <class T>
 void round_trips(std::initializer_list<T> values, Status (*extra)(Engine&) = nullptr) {
   Engine e;
-  if (extra) ASSERT_TRUE(extra(e).ok());
+  if (extra) {
+    ASSERT_TRUE(extra(e).ok());
+  }
   ASSERT_TRUE(test::add_one<T>(e).ok());
   auto codec = test::codec_of<One<T>>(e);
   for (const T& v : values) {
@@ -180,7 +177,9 @@ TEST(BinaryKinds, UniquePtr) {
     back.v = std::make_unique<Inner>();  // overwritten, or reset when the input holds null
     ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
     ASSERT_EQ(back.v != nullptr, present);
-    if (present) EXPECT_EQ(*back.v, *in.v);
+    if (present) {
+      EXPECT_EQ(*back.v, *in.v);
+    }
   }
 }
 
@@ -224,7 +223,9 @@ TEST(BinaryKinds, SharedPtrKeepsIdentity) {
     ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
     EXPECT_EQ(back.a == back.b, in.a == in.b);
     EXPECT_EQ(back.a == nullptr, in.a == nullptr);
-    if (in.a) EXPECT_EQ(*back.a, *in.a);
+    if (in.a) {
+      EXPECT_EQ(*back.a, *in.a);
+    }
     EXPECT_EQ(*back.b, *in.b);
   }
 }

@@ -60,6 +60,16 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
                                   << " (JITSER_UPDATE_GOLDEN=1 rewrites it if the change is meant)";
 }
 
+/// The enum of the kind, golden and bad-input tests: negative, zero and positive values.
+enum class Color : std::int16_t { Red = -1, Green = 0, Blue = 7 };
+
+inline Status add_color(Engine& engine) {
+  return engine.add(Enum<Color>("Color")
+                        .value("Red", Color::Red)
+                        .value("Green", Color::Green)
+                        .value("Blue", Color::Blue));
+}
+
 /// A one-field struct, the unit of the per-kind tests and golden examples.
 template <class T>
 struct One {
