@@ -267,7 +267,8 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
           byte(wire::kNull);
           return true;
         }
-        auto [it, first] = refs_.try_emplace(object, static_cast<std::uint32_t>(refs_.size()));
+        auto [it, first] = refs_.try_emplace({object, in.type->shared_ops},
+                                             static_cast<std::uint32_t>(refs_.size()));
         if (!first) {
           byte(wire::kRef);
           varuint(it->second);
@@ -321,8 +322,15 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
     return fail(Errc::invalid_descriptor, "unknown instruction");
   }
 
+  // Identity is the address and the shared_ptr type: an aliasing shared_ptr of another type
+  // at the same address is another object to a reader, so it is written as one.
+  struct IdentityHash {
+    std::size_t operator()(const std::pair<const void*, const SharedOps*>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + std::hash<const void*>()(k.second);
+    }
+  };
   Buffer& out_;
-  std::unordered_map<const void*, std::uint32_t> refs_;
+  std::unordered_map<std::pair<const void*, const SharedOps*>, std::uint32_t, IdentityHash> refs_;
 };
 
 // A temporary of a map's key type, destroyed on every path out.
@@ -381,7 +389,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
     // After a failure, objects created by this call may form cycles through shared_ptr that the
     // caller cannot see. Emptying each one breaks them, so dropping the target frees everything.
     if (failure_.code != Errc::ok) {
-      for (auto& [object, ops] : refs_) ops->clear_object(object.get());
+      for (const SharedObject& r : refs_) r.holder->shared_ops->clear_object(r.object.get());
     }
   }
 
@@ -647,13 +655,22 @@ class Reader : public Walker<Reader, std::uint8_t*> {
                               std::to_string(refs_.size()) + " objects read",
                           at);
             }
-            ops.assign(p, refs_[id].first);
+            // The object must have been read as this very shared_ptr type: anything else would
+            // point this field at an object of another layout.
+            const SharedObject& r = refs_[id];
+            if (r.holder->shared_ops != &ops) {
+              return fail(Errc::bad_reference,
+                          "reference " + std::to_string(id) + " is to a " +
+                              display_name(*r.holder) + ", not a " + display_name(*in.type),
+                          at);
+            }
+            ops.assign(p, r.object);
             return true;
           }
           case wire::kRefValue: {
             if (!enter()) return false;
             auto* object = static_cast<std::uint8_t*>(ops.emplace(p));
-            refs_.emplace_back(ops.share(p), &ops);  // before its fields: they may refer back
+            refs_.push_back({ops.share(p), in.type});  // before its fields: they may refer back
             const bool ok = run(in.a, object);
             --depth_;
             return ok;
@@ -726,7 +743,12 @@ class Reader : public Walker<Reader, std::uint8_t*> {
   const std::uint8_t* begin_;
   const std::uint8_t* p_;
   const std::uint8_t* end_;
-  std::vector<std::pair<std::shared_ptr<void>, const SharedOps*>> refs_;
+  // Objects read through shared_ptr fields, by reference id, with the type they were read as.
+  struct SharedObject {
+    std::shared_ptr<void> object;
+    const TypeDesc* holder;
+  };
+  std::vector<SharedObject> refs_;
 };
 
 }  // namespace

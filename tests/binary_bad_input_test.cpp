@@ -129,6 +129,40 @@ TEST(BadInput, ReferenceToNothing) {
   EXPECT_EQ(read_one<std::shared_ptr<std::string>>("4A 01 FE 00").code(), Errc::bad_reference);
 }
 
+struct Small {
+  std::int8_t x = 0;
+};
+struct Large {
+  std::string a, b, c;
+};
+struct TwoKinds {
+  std::shared_ptr<Small> small;
+  std::shared_ptr<Large> large;
+};
+
+TEST(BadInput, ReferenceToAnObjectOfAnotherType) {
+  // `large` refers back to the object read for `small`: honouring it would make a
+  // shared_ptr<Large> point at a Small.
+  Engine e(bare());
+  ASSERT_TRUE(e.add(Struct<Small>("Small").field("x", &Small::x)).ok());
+  ASSERT_TRUE(
+      e.add(
+           Struct<Large>("Large").field("a", &Large::a).field("b", &Large::b).field("c", &Large::c))
+          .ok());
+  ASSERT_TRUE(e.add(Struct<TwoKinds>("TwoKinds")
+                        .field("small", &TwoKinds::small)
+                        .field("large", &TwoKinds::large))
+                  .ok());
+  auto codec = test::codec_of<TwoKinds>(e);
+  TwoKinds target;
+  Status s = codec.deserialize(from_hex("4A 01 00 05 FE 00"), target);
+  EXPECT_EQ(s.code(), Errc::bad_reference);
+  EXPECT_EQ(s.path(), "TwoKinds.large");
+  EXPECT_EQ(s.offset(), 4u);
+  Buffer again;
+  EXPECT_TRUE(codec.serialize(target, again).ok());
+}
+
 TEST(BadInput, ElementHeaderMismatch) {
   EXPECT_EQ(read_one<std::vector<std::int32_t>>("4A 01 01 05 02").code(), Errc::bad_flag);
   EXPECT_EQ(read_one<std::vector<std::int32_t>>("4A 01 01 00 02").code(), Errc::bad_flag);

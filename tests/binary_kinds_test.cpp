@@ -230,6 +230,32 @@ TEST(BinaryKinds, SharedPtrKeepsIdentity) {
   }
 }
 
+struct Aliased {
+  std::shared_ptr<Inner> whole;
+  std::shared_ptr<std::int32_t> first;  // aliases whole->x: the same address, another type
+};
+
+TEST(BinaryKinds, AliasingSharedPtrOfAnotherTypeIsAnotherObject) {
+  Engine e;
+  ASSERT_TRUE(add_inner(e).ok());
+  ASSERT_TRUE(e.add(Struct<Aliased>("Aliased")
+                        .field("whole", &Aliased::whole)
+                        .field("first", &Aliased::first))
+                  .ok());
+  auto codec = test::codec_of<Aliased>(e);
+  Aliased in;
+  in.whole = std::make_shared<Inner>(Inner{42, "x"});
+  in.first = std::shared_ptr<std::int32_t>(in.whole, &in.whole->x);
+  ASSERT_EQ(static_cast<const void*>(in.first.get()), static_cast<const void*>(in.whole.get()));
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(in, out).ok());
+  Aliased back;
+  Status s = codec.deserialize(out.bytes(), back);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(*back.whole, *in.whole);
+  EXPECT_EQ(*back.first, 42);
+}
+
 struct Cyclic {
   std::int32_t id = 0;
   std::shared_ptr<Cyclic> next;
