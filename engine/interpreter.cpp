@@ -90,6 +90,48 @@ std::int64_t load_enum(const TypeDesc& e, const std::uint8_t* p) {
   return static_cast<std::int64_t>(v);
 }
 
+// A temporary of a map's key type, destroyed on every path out.
+class KeySlot {
+ public:
+  explicit KeySlot(const TypeDesc& key) : ops_(*key.value_ops) {
+    if (key.size > sizeof(storage_) || key.align > alignof(std::max_align_t)) {
+      heap_ = std::make_unique<std::max_align_t[]>((key.size + sizeof(std::max_align_t) - 1) /
+                                                   sizeof(std::max_align_t));
+    }
+    ops_.construct(get());
+  }
+  ~KeySlot() { ops_.destroy(get()); }
+  KeySlot(const KeySlot&) = delete;
+  KeySlot& operator=(const KeySlot&) = delete;
+  void* get() { return heap_ ? static_cast<void*>(heap_.get()) : static_cast<void*>(storage_); }
+
+ private:
+  const ValueOps& ops_;
+  alignas(std::max_align_t) unsigned char storage_[64];
+  std::unique_ptr<std::max_align_t[]> heap_;
+};
+
+std::string key_text(const TypeDesc& key, const void* p) {
+  switch (key.kind) {
+    case Kind::String: return "[\"" + *static_cast<const std::string*>(p) + "\"]";
+    case Kind::Enum:
+      return "[" + std::to_string(load_enum(key, static_cast<const std::uint8_t*>(p))) + "]";
+    case Kind::UInt8:
+    case Kind::UInt16:
+    case Kind::UInt32:
+    case Kind::UInt64: {
+      std::uint64_t v = 0;
+      std::memcpy(&v, p, key.size);
+      return "[" + std::to_string(v) + "]";
+    }
+    default:
+      return "[" +
+             std::to_string(load_signed(static_cast<const std::uint8_t*>(p),
+                                        static_cast<unsigned>(key.size))) +
+             "]";
+  }
+}
+
 // What the Writer and the Reader share: walking routines, the depth limit, and the failure path
 // gathered while unwinding. Self supplies op() and fail(code, message); Base is the pointer type
 // of the object walked (const when writing).
@@ -308,10 +350,10 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         ops.begin(p, cursor);
         const void* key;
         const void* value;
-        for (std::size_t i = 0; ops.next(cursor, &key, &value); ++i) {
+        while (ops.next(cursor, &key, &value)) {
           if (!run(in.a, static_cast<const std::uint8_t*>(key)) ||
               !run(in.b, static_cast<const std::uint8_t*>(value))) {
-            failure_.path.push_back("[#" + std::to_string(i) + "]");
+            failure_.path.push_back(key_text(in.type->key->resolved(), key));
             return false;
           }
         }
@@ -332,48 +374,6 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
   Buffer& out_;
   std::unordered_map<std::pair<const void*, const SharedOps*>, std::uint32_t, IdentityHash> refs_;
 };
-
-// A temporary of a map's key type, destroyed on every path out.
-class KeySlot {
- public:
-  explicit KeySlot(const TypeDesc& key) : ops_(*key.value_ops) {
-    if (key.size > sizeof(storage_) || key.align > alignof(std::max_align_t)) {
-      heap_ = std::make_unique<std::max_align_t[]>((key.size + sizeof(std::max_align_t) - 1) /
-                                                   sizeof(std::max_align_t));
-    }
-    ops_.construct(get());
-  }
-  ~KeySlot() { ops_.destroy(get()); }
-  KeySlot(const KeySlot&) = delete;
-  KeySlot& operator=(const KeySlot&) = delete;
-  void* get() { return heap_ ? static_cast<void*>(heap_.get()) : static_cast<void*>(storage_); }
-
- private:
-  const ValueOps& ops_;
-  alignas(std::max_align_t) unsigned char storage_[64];
-  std::unique_ptr<std::max_align_t[]> heap_;
-};
-
-std::string key_text(const TypeDesc& key, const void* p) {
-  switch (key.kind) {
-    case Kind::String: return "[\"" + *static_cast<const std::string*>(p) + "\"]";
-    case Kind::Enum:
-      return "[" + std::to_string(load_enum(key, static_cast<const std::uint8_t*>(p))) + "]";
-    case Kind::UInt8:
-    case Kind::UInt16:
-    case Kind::UInt32:
-    case Kind::UInt64: {
-      std::uint64_t v = 0;
-      std::memcpy(&v, p, key.size);
-      return "[" + std::to_string(v) + "]";
-    }
-    default:
-      return "[" +
-             std::to_string(load_signed(static_cast<const std::uint8_t*>(p),
-                                        static_cast<unsigned>(key.size))) +
-             "]";
-  }
-}
 
 class Reader : public Walker<Reader, std::uint8_t*> {
   friend Walker;
@@ -719,14 +719,15 @@ class Reader : public Walker<Reader, std::uint8_t*> {
             failure_.path.push_back("[#" + std::to_string(i) + "]");
             return false;
           }
-          const std::string where = key_text(key_type, key.get());
-          void* value = ops.insert(p, key.get());
+          // The key's text is only made on failure: it is part of the path, not of the work.
+          const void* stored_key = nullptr;
+          void* value = ops.insert(p, key.get(), &stored_key);
           if (!value) {
-            failure_.path.push_back(where);
+            failure_.path.push_back(key_text(key_type, key.get()));
             return fail(Errc::duplicate_key, "the key appears twice", at);
           }
           if (!run(in.b, static_cast<std::uint8_t*>(value))) {
-            failure_.path.push_back(where);
+            failure_.path.push_back(key_text(key_type, stored_key));
             return false;
           }
         }

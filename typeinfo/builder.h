@@ -174,9 +174,11 @@ const MapOps* map_ops_for() {
   static constexpr MapOps ops{
       [](const void* m) { return static_cast<const M*>(m)->size(); },
       [](void* m) { static_cast<M*>(m)->clear(); },
-      [](void* m, void* key) -> void* {
+      [](void* m, void* key, const void** stored_key) -> void* {
         auto [it, inserted] = static_cast<M*>(m)->try_emplace(std::move(*static_cast<K*>(key)));
-        return inserted ? &it->second : nullptr;
+        if (!inserted) return nullptr;
+        *stored_key = &it->first;
+        return &it->second;
       },
       [](const void* m, void* iterator) {
         const M& map = *static_cast<const M*>(m);

@@ -100,9 +100,9 @@ inline constexpr std::size_t kMapIteratorSize = 32;
 struct MapOps {
   std::size_t (*size)(const void* map);
   void (*clear)(void* map);
-  // Moves *key into the map; returns the default-constructed value to fill, or null when the
-  // key was already present.
-  void* (*insert)(void* map, void* key);
+  // Moves *key into the map and returns the default-constructed value to fill, with the key's
+  // place in the map in *stored_key; returns null, leaving *key alone, when it was there already.
+  void* (*insert)(void* map, void* key, const void** stored_key);
   void (*begin)(const void* map, void* iterator);
   bool (*next)(void* iterator, const void** key, const void** value);
 };
