@@ -31,13 +31,6 @@ struct Failure {
 
 const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
 
-std::uint8_t element_header(const TypeDesc& element) {
-  std::uint8_t h = wire::kElemDeclared;
-  if (element.kind == Kind::SharedPtr) h |= wire::kElemTrackRef;
-  if (element.kind == Kind::Optional || element.kind == Kind::UniquePtr) h |= wire::kElemNullable;
-  return h;
-}
-
 std::int64_t ticks_per_second(std::uint8_t unit) {
   switch (static_cast<TimeUnit>(unit)) {
     case TimeUnit::Seconds: return 1;
@@ -163,6 +156,14 @@ class Walker {
     return true;
   }
 
+  // Runs `routine` at `base`, one level deeper.
+  bool nested(std::uint32_t routine, Base base) {
+    if (!enter()) return false;
+    const bool ok = run(routine, base);
+    --depth_;
+    return ok;
+  }
+
   // Runs `routine` on n elements `stride` bytes apart, as one level of nesting.
   bool elements(std::uint32_t routine, Base data, std::size_t stride, std::size_t n) {
     if (!enter()) return false;
@@ -286,10 +287,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         return true;
       }
       case Op::Struct: {
-        if (!enter()) return false;
-        const bool ok = run(in.a, p);
-        --depth_;
-        return ok;
+        return nested(in.a, p);
       }
       case Op::Nullable: {
         const void* value = in.type->nullable_ops->get(p);
@@ -298,10 +296,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
           return true;
         }
         byte(wire::kNotNull);
-        if (!enter()) return false;
-        const bool ok = run(in.a, static_cast<const std::uint8_t*>(value));
-        --depth_;
-        return ok;
+        return nested(in.a, static_cast<const std::uint8_t*>(value));
       }
       case Op::Shared: {
         const void* object = in.type->shared_ops->get(p);
@@ -317,18 +312,14 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
           return true;
         }
         byte(wire::kRefValue);
-        if (!enter()) return false;
-        const bool ok = run(in.a, static_cast<const std::uint8_t*>(object));
-        --depth_;
-        return ok;
+        return nested(in.a, static_cast<const std::uint8_t*>(object));
       }
       case Op::List: {
         const ListOps& ops = *in.type->list_ops;
         const std::size_t n = ops.size(p);
         varuint(n);
         if (n == 0) return true;
-        const TypeDesc& element = element_of(in);
-        byte(element_header(element));
+        byte(in.width);
         if (!ops.data) {  // std::vector<bool>
           std::uint8_t* o = out_.ensure(n);
           for (std::size_t i = 0; i < n; ++i) o[i] = ops.get_bool(p, i);
@@ -336,7 +327,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
           return true;
         }
         const auto* data = static_cast<const std::uint8_t*>(ops.data(const_cast<std::uint8_t*>(p)));
-        return elements(in.a, data, element.size, n);
+        return elements(in.a, data, element_of(in).size, n);
       }
       case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
       case Op::Map: {
@@ -344,7 +335,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         const std::size_t n = ops.size(p);
         varuint(n);
         if (n == 0) return true;
-        byte(element_header(element_of(in)));
+        byte(in.width);
         if (!enter()) return false;
         alignas(std::max_align_t) unsigned char cursor[kMapIteratorSize];
         ops.begin(p, cursor);
@@ -456,14 +447,15 @@ class Reader : public Walker<Reader, std::uint8_t*> {
     return true;
   }
 
-  bool header(const TypeDesc& element) {
+  // The element header of a list or map must be the one the schema gives (Instr::width).
+  bool header(const Instr& in) {
     const std::uint8_t* at = p_;
     std::uint8_t h = 0;
     if (!byte(h)) return false;
-    if (h != element_header(element)) {
+    if (h != in.width) {
       return fail(Errc::bad_flag,
                   "element header " + std::to_string(h) + " does not fit elements of type " +
-                      display_name(element),
+                      display_name(element_of(in)),
                   at);
     }
     return true;
@@ -521,8 +513,8 @@ class Reader : public Walker<Reader, std::uint8_t*> {
       case Op::VarSint: {
         std::uint64_t v;
         if (!varuint(in.width * 8u, v)) return false;
-        const auto s = static_cast<std::int32_t>(wire::unzigzag(v));
-        std::memcpy(p, &s, 4);
+        const std::int64_t s = wire::unzigzag(v);
+        std::memcpy(p, &s, in.width);  // little-endian: the low bytes are the narrow value
         return true;
       }
       case Op::Int64Compact: {
@@ -618,10 +610,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         return true;
       }
       case Op::Struct: {
-        if (!enter()) return false;
-        const bool ok = run(in.a, p);
-        --depth_;
-        return ok;
+        return nested(in.a, p);
       }
       case Op::Nullable: {
         const std::uint8_t* at = p_;
@@ -634,10 +623,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         }
         if (flag != wire::kNotNull)
           return fail(Errc::bad_flag, "null flag " + std::to_string(flag), at);
-        if (!enter()) return false;
-        const bool ok = run(in.a, static_cast<std::uint8_t*>(ops.emplace(p)));
-        --depth_;
-        return ok;
+        return nested(in.a, static_cast<std::uint8_t*>(ops.emplace(p)));
       }
       case Op::Shared: {
         const std::uint8_t* at = p_;
@@ -668,26 +654,22 @@ class Reader : public Walker<Reader, std::uint8_t*> {
             return true;
           }
           case wire::kRefValue: {
-            if (!enter()) return false;
             auto* object = static_cast<std::uint8_t*>(ops.emplace(p));
             refs_.push_back({ops.share(p), in.type});  // before its fields: they may refer back
-            const bool ok = run(in.a, object);
-            --depth_;
-            return ok;
+            return nested(in.a, object);
           }
           default: return fail(Errc::bad_flag, "reference flag " + std::to_string(flag), at);
         }
       }
       case Op::List: {
         const ListOps& ops = *in.type->list_ops;
-        const TypeDesc& element = element_of(in);
         std::uint64_t n;
         if (!count(plan_.routines[in.a].min_wire_bytes, n)) return false;
         if (n == 0) {
           ops.resize(p, 0);
           return true;
         }
-        if (!header(element)) return false;
+        if (!header(in)) return false;
         ops.resize(p, n);
         if (!ops.data) {  // std::vector<bool>
           for (std::size_t i = 0; i < n; ++i) {
@@ -699,7 +681,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
           }
           return true;
         }
-        return elements(in.a, static_cast<std::uint8_t*>(ops.data(p)), element.size, n);
+        return elements(in.a, static_cast<std::uint8_t*>(ops.data(p)), element_of(in).size, n);
       }
       case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
       case Op::Map: {
@@ -710,7 +692,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         if (!count(min_entry, n)) return false;
         ops.clear(p);
         if (n == 0) return true;
-        if (!header(element_of(in)) || !enter()) return false;
+        if (!header(in) || !enter()) return false;
         const TypeDesc& key_type = in.type->key->resolved();
         for (std::uint64_t i = 0; i < n; ++i) {
           KeySlot key(key_type);

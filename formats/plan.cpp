@@ -45,7 +45,12 @@ std::string dump_plan(const Plan& plan) {
       out += "  " + std::string(op_name(in.op));
       if (in.name != kNoName) out += " ." + plan.names[in.name];
       out += " @" + std::to_string(in.offset);
-      if (in.width) out += " w" + std::to_string(in.width);
+      if (in.op == Op::List || in.op == Op::Map) {
+        static const char* hex = "0123456789ABCDEF";
+        out += std::string(" header=0x") + hex[in.width >> 4] + hex[in.width & 15];
+      } else if (in.width) {
+        out += " w" + std::to_string(in.width);
+      }
       switch (in.op) {
         case Op::Struct:
         case Op::Nullable:

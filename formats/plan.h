@@ -64,7 +64,6 @@ struct Plan {
   const TypeDesc* root_type = nullptr;
   std::uint32_t root = 0;  // routine run on the root object
   std::uint64_t fingerprint = 0;
-  bool has_shared = false;  // whether reference tables are needed
   std::vector<Instr> code;
   std::vector<Routine> routines;
   std::vector<std::string> names;

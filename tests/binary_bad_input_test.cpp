@@ -115,6 +115,18 @@ TEST(BadInput, UnknownEnumValueOnWrite) {
   EXPECT_EQ(s.path(), "One.v");
 }
 
+TEST(BadInput, WriteErrorsInMapsNameTheKey) {
+  Engine e(bare());
+  ASSERT_TRUE(add_color(e).ok());
+  ASSERT_TRUE((test::add_one<std::map<std::string, Color>>(e)).ok());
+  Buffer out;
+  const One<std::map<std::string, Color>> bad{
+      {{"fine", Color::Red}, {"odd", static_cast<Color>(3)}}};
+  Status s = test::codec_of<One<std::map<std::string, Color>>>(e).serialize(bad, out);
+  EXPECT_EQ(s.code(), Errc::unknown_enum);
+  EXPECT_EQ(s.path(), "One.v[\"odd\"]");
+}
+
 TEST(BadInput, NullAndReferenceFlags) {
   EXPECT_EQ(read_one<std::optional<std::int32_t>>("4A 01 05 02").code(), Errc::bad_flag);
   EXPECT_EQ(read_one<std::optional<std::int32_t>>("4A 01 00 02").code(), Errc::bad_flag);

@@ -134,8 +134,10 @@ TEST_F(PayloadEngine, PlansMatchTheirGoldenListings) {
     auto codec = engine.codec(name, Format::Binary);
     ASSERT_TRUE(codec.ok());
     test::expect_golden(std::string(name) + ".binary.plan", codec->dump_plan(Direction::Serialize));
-    EXPECT_EQ(codec->dump_plan(Direction::Serialize).substr(20),
-              codec->dump_plan(Direction::Deserialize).substr(22));  // symmetric but for the header
+    // The binary format is symmetric: both directions run the same instructions.
+    auto body = [](const std::string& dump) { return dump.substr(dump.find('\n')); };
+    EXPECT_EQ(body(codec->dump_plan(Direction::Serialize)),
+              body(codec->dump_plan(Direction::Deserialize)));  // symmetric but for the header
   }
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "formats/binary/wire.h"
 #include "typeinfo/registry.h"
 
 namespace jitser {
@@ -73,6 +74,15 @@ class BinaryLowering {
 
   static std::uint8_t width(const TypeDesc& t) { return static_cast<std::uint8_t>(t.size); }
 
+  // What each element of a list (each value of a map) carries: docs/formats/binary.md.
+  static std::uint8_t element_header(const TypeDesc& element) {
+    const Kind k = element.resolved().kind;
+    std::uint8_t h = wire::kElemDeclared;
+    if (k == Kind::SharedPtr) h |= wire::kElemTrackRef;
+    if (k == Kind::Optional || k == Kind::UniquePtr) h |= wire::kElemNullable;
+    return h;
+  }
+
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
             std::vector<Instr>& out) {
     const TypeDesc& t = type.resolved();
@@ -127,10 +137,10 @@ class BinaryLowering {
       case Kind::SharedPtr:
         in.op = Op::Shared;
         in.a = element_routine(*t.element);
-        plan_.has_shared = true;
         break;
       case Kind::List:
         in.op = Op::List;
+        in.width = element_header(*t.element);
         in.a = element_routine(*t.element);
         break;
       case Kind::Array:
@@ -140,6 +150,7 @@ class BinaryLowering {
         break;
       case Kind::Map:
         in.op = Op::Map;
+        in.width = element_header(*t.element);
         in.a = element_routine(*t.key);
         in.b = element_routine(*t.element);
         break;
