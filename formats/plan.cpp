@@ -2,13 +2,6 @@
 
 namespace jitser {
 
-const char* format_name(Format format) {
-  switch (format) {
-    case Format::Binary: return "binary";
-  }
-  return "?";
-}
-
 const char* op_name(Op op) {
   switch (op) {
     case Op::Header: return "header";

@@ -137,7 +137,7 @@ TEST_F(PayloadEngine, PlansMatchTheirGoldenListings) {
     // The binary format is symmetric: both directions run the same instructions.
     auto body = [](const std::string& dump) { return dump.substr(dump.find('\n')); };
     EXPECT_EQ(body(codec->dump_plan(Direction::Serialize)),
-              body(codec->dump_plan(Direction::Deserialize)));  // symmetric but for the header
+              body(codec->dump_plan(Direction::Deserialize)));
   }
 }
 
