@@ -12,27 +12,43 @@ namespace {
 
 using namespace jitser;
 
-Engine& shared_engine() {
-  static Engine engine;
-  static const bool registered = payloads::register_all(engine).ok();
+// One engine per tier: the interpreter's never compiles, the JIT's compiles every codec before
+// it is handed out. Each entry checks that its codec really runs on the tier it is named for.
+Engine& engine_for(Tier tier) {
+  static Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
+  static const bool registered =
+      payloads::register_all(interp).ok() && payloads::register_all(jit).ok();
   if (!registered) std::abort();
-  return engine;
+  return tier == Tier::Compiled ? jit : interp;
+}
+
+const char* impl_name(Tier tier) { return tier == Tier::Compiled ? "jit" : "interp"; }
+
+template <class T>
+bool on_tier(const Codec<T>& codec, Tier tier, benchmark::State& state) {
+  const CodecStats stats = codec.dyn().stats();
+  if (stats.tier == tier) return true;
+  state.SkipWithError(("codec runs on the other tier (JITSER_JIT set?) " + stats.failure).c_str());
+  return false;
 }
 
 template <class T>
-void register_binary(const std::string& payload, const T& sample) {
+void register_binary(const std::string& payload, const T& sample, Tier tier) {
   auto value = std::make_shared<T>();
   {
     // The sample arrives by reference; keep an equal copy by a round trip of our own.
-    auto codec = shared_engine().codec<T>(Format::Binary);
+    auto codec = engine_for(Tier::Interpreter).codec<T>(Format::Binary);
     if (!codec) std::abort();
     Buffer out;
     if (!codec->serialize(sample, out) || !codec->deserialize(out.bytes(), *value)) std::abort();
   }
   const std::string prefix = "binary/" + payload + "/";
+  const std::string impl = impl_name(tier);
   benchmark::RegisterBenchmark(
-      (prefix + "serialize/interp").c_str(), [value](benchmark::State& state) {
-        auto codec = shared_engine().codec<T>(Format::Binary);
+      (prefix + "serialize/" + impl).c_str(), [value, tier](benchmark::State& state) {
+        auto codec = engine_for(tier).codec<T>(Format::Binary);
+        if (!codec || !on_tier(*codec, tier, state)) return;
         Buffer out;
         for (auto _ : state) {
           if (!codec->serialize(*value, out)) {
@@ -44,8 +60,9 @@ void register_binary(const std::string& payload, const T& sample) {
         state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
       });
   benchmark::RegisterBenchmark(
-      (prefix + "deserialize/interp").c_str(), [value](benchmark::State& state) {
-        auto codec = shared_engine().codec<T>(Format::Binary);
+      (prefix + "deserialize/" + impl).c_str(), [value, tier](benchmark::State& state) {
+        auto codec = engine_for(tier).codec<T>(Format::Binary);
+        if (!codec || !on_tier(*codec, tier, state)) return;
         Buffer in;
         (void)codec->serialize(*value, in);
         T check{};
@@ -68,8 +85,10 @@ void register_binary(const std::string& payload, const T& sample) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  payloads::for_each_payload(
-      [](const char* name, const auto& value) { register_binary(name, value); });
+  for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+    payloads::for_each_payload(
+        [tier](const char* name, const auto& value) { register_binary(name, value, tier); });
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,13 +1,66 @@
 #include "engine/engine.h"
 
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
 #include <map>
 #include <mutex>
+#include <string_view>
 
+#include "engine/compile_queue.h"
 #include "engine/interpreter.h"
 #include "formats/binary/lower_binary.h"
+#include "jit/compiler.h"
+#include "jit/runtime.h"
 #include "typeinfo/registry.h"
 
 namespace jitser {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A counter bumped on every call. A relaxed load and store instead of an atomic add keeps the
+// hot path free of locked instructions; concurrent calls may lose a count, which statistics
+// and the lazy threshold tolerate.
+void bump(std::atomic<std::uint64_t>& counter) {
+  counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+JitPolicy policy_from_environment(JitPolicy fallback) {
+  const char* value = std::getenv("JITSER_JIT");
+  if (!value || !*value) return fallback;
+  const std::string_view v(value);
+  if (v == "off") return JitPolicy::Off;
+  if (v == "sync") return JitPolicy::Sync;
+  if (v == "async") return JitPolicy::Async;
+  if (v == "lazy") return JitPolicy::Lazy;
+  std::cerr << "jitser: ignoring JITSER_JIT=" << v << " (expected off, sync, async or lazy)\n";
+  return fallback;
+}
+
+bool profiling_from_environment(bool fallback) {
+  const char* value = std::getenv("JITSER_PERF");
+  return value && *value ? std::strcmp(value, "0") != 0 : fallback;
+}
+
+}  // namespace
+
+const char* jit_policy_name(JitPolicy policy) {
+  switch (policy) {
+    case JitPolicy::Off: return "off";
+    case JitPolicy::Sync: return "sync";
+    case JitPolicy::Async: return "async";
+    case JitPolicy::Lazy: return "lazy";
+  }
+  return "?";
+}
+
 namespace detail {
 
 struct CodecState {
@@ -16,6 +69,22 @@ struct CodecState {
   Plan serialize;
   Plan deserialize;
   RunOptions run;
+  Engine::Impl* engine;
+  Clock::time_point created = Clock::now();
+
+  // The tier switch: null until compiled code is installed, then never changed.
+  std::atomic<const jit::CompiledCodec*> compiled{nullptr};
+  std::atomic<JitState> jit{JitState::Off};
+  std::atomic<std::uint64_t> interpreter_calls{0};
+  std::atomic<std::uint64_t> compiled_calls{0};
+  std::atomic<std::uint64_t> disagreements{0};
+
+  // Written once by the compiling thread under compile_mutex, before `jit` says Compiled/Failed.
+  std::mutex compile_mutex;
+  jit::CompiledCodec code;
+  double compile_ms = 0;
+  double ready_ms = 0;
+  std::string failure;
 };
 
 }  // namespace detail
@@ -26,13 +95,21 @@ struct Engine::Impl {
   Registry registry;
   std::map<std::pair<const TypeDesc*, Format>, std::unique_ptr<detail::CodecState>> codecs;
 
-  Result<DynCodec> codec_for(Result<const TypeDesc*> type, Format format) {
+  // Declared after the codecs and destroyed before them: the queue joins its threads first,
+  // then the compiler frees the code.
+  std::mutex compiler_mutex;
+  std::unique_ptr<jit::Compiler> compiler;
+  Status compiler_failure;
+  std::unique_ptr<detail::CompileQueue> queue;
+
+  Result<detail::CodecState*> codec_for(Result<const TypeDesc*> type, Format format) {
     if (!type) return type.status();
     auto& slot = codecs[{*type, format}];
     if (!slot) {
       auto state = std::make_unique<detail::CodecState>();
       state->type = *type;
       state->format = format;
+      state->engine = this;
       switch (format) {
         case Format::Binary:
           state->serialize = lower_binary(**type, Direction::Serialize);
@@ -41,16 +118,84 @@ struct Engine::Impl {
       }
       state->run =
           RunOptions{options.max_depth, options.binary_fingerprint, options.require_fingerprint};
+      switch (options.jit) {
+        case JitPolicy::Off: state->jit = JitState::Off; break;
+        case JitPolicy::Lazy: state->jit = JitState::Waiting; break;
+        case JitPolicy::Sync: state->jit = JitState::Queued; break;
+        case JitPolicy::Async:
+          state->jit = JitState::Queued;
+          enqueue(state.get());
+          break;
+      }
       slot = std::move(state);
     }
-    return DynCodec(slot.get());
+    return slot.get();
+  }
+
+  // Called with `mutex` held or from a call of the codec; the queue has its own lock.
+  void enqueue(detail::CodecState* state) {
+    std::lock_guard lock(compiler_mutex);
+    if (!queue) queue = std::make_unique<detail::CompileQueue>(options.compile_threads);
+    queue->push([this, state] { compile(*state); });
+  }
+
+  jit::Compiler* get_compiler(Status& failure) {
+    std::lock_guard lock(compiler_mutex);
+    if (!compiler && compiler_failure.ok()) {
+      Result<std::unique_ptr<jit::Compiler>> made =
+          jit::Compiler::create({.perf = options.profiling, .debugger = options.profiling});
+      if (made) {
+        compiler = std::move(*made);
+      } else {
+        compiler_failure = made.status();
+      }
+    }
+    failure = compiler_failure;
+    return compiler.get();
+  }
+
+  // Compiles one codec unless it is compiled or failed already; waits for a compilation of it
+  // under way on another thread.
+  void compile(detail::CodecState& state) {
+    std::lock_guard lock(state.compile_mutex);
+    const JitState now = state.jit.load();
+    if (now == JitState::Compiled || now == JitState::Failed || now == JitState::Off) return;
+    state.jit = JitState::Compiling;
+    const Clock::time_point start = Clock::now();
+    Status failure;
+    jit::Compiler* c = get_compiler(failure);
+    Result<jit::CompiledCodec> code = c ? c->compile(state.serialize, state.deserialize, state.run)
+                                        : Result<jit::CompiledCodec>(failure);
+    state.compile_ms = ms_since(start);
+    if (!code) {
+      state.failure = code.status().to_string();
+      state.jit = JitState::Failed;
+      return;
+    }
+    state.code = *code;
+    state.ready_ms = ms_since(state.created);
+    state.compiled.store(&state.code, std::memory_order_release);
+    state.jit = JitState::Compiled;
+  }
+
+  void maybe_compile_lazily(detail::CodecState& state) {
+    const std::uint64_t calls = state.interpreter_calls.load(std::memory_order_relaxed);
+    if (calls < options.lazy_calls) return;
+    JitState waiting = JitState::Waiting;
+    if (state.jit.compare_exchange_strong(waiting, JitState::Queued)) enqueue(&state);
   }
 };
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
+  options.jit = policy_from_environment(options.jit);
+  options.profiling = profiling_from_environment(options.profiling);
   impl_->options = options;
 }
-Engine::~Engine() = default;
+
+Engine::~Engine() {
+  // Stop compiling before anything a compile job touches goes away.
+  impl_->queue.reset();
+}
 
 Status Engine::add(TypeDesc desc) {
   std::lock_guard lock(impl_->mutex);
@@ -58,13 +203,56 @@ Status Engine::add(TypeDesc desc) {
 }
 
 Result<DynCodec> Engine::codec(std::string_view type_name, Format format) {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->codec_for(impl_->registry.resolve(type_name), format);
+  Result<detail::CodecState*> state = [&] {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->codec_for(impl_->registry.resolve(type_name), format);
+  }();
+  if (!state) return state.status();
+  if (impl_->options.jit == JitPolicy::Sync) impl_->compile(**state);
+  return DynCodec(*state);
 }
 
 Result<DynCodec> Engine::codec(std::type_index cpp_type, Format format) {
+  Result<detail::CodecState*> state = [&] {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->codec_for(impl_->registry.resolve(cpp_type), format);
+  }();
+  if (!state) return state.status();
+  if (impl_->options.jit == JitPolicy::Sync) impl_->compile(**state);
+  return DynCodec(*state);
+}
+
+Status Engine::compile_all() {
+  if (impl_->options.jit == JitPolicy::Off) return Status();
+  std::vector<detail::CodecState*> states;
+  {
+    std::lock_guard lock(impl_->mutex);
+    for (const TypeDesc* type : impl_->registry.types()) {
+      if (type->kind != Kind::Struct) continue;
+      for (Format format : {Format::Binary}) {
+        Result<detail::CodecState*> state = impl_->codec_for(type, format);
+        if (!state) return state.status();
+      }
+    }
+    for (auto& [key, state] : impl_->codecs) states.push_back(state.get());
+  }
+  Status first;
+  for (detail::CodecState* state : states) {
+    impl_->compile(*state);
+    if (first.ok() && state->jit == JitState::Failed) {
+      first = Status(Errc::jit_failed, display_name(*state->type) + ": " + state->failure);
+    }
+  }
+  return first;
+}
+
+JitPolicy Engine::jit_policy() const { return impl_->options.jit; }
+
+std::vector<CodecStats> Engine::stats() const {
+  std::vector<CodecStats> all;
   std::lock_guard lock(impl_->mutex);
-  return impl_->codec_for(impl_->registry.resolve(cpp_type), format);
+  for (auto& [key, state] : impl_->codecs) all.push_back(DynCodec(state.get()).stats());
+  return all;
 }
 
 std::vector<const TypeDesc*> Engine::types() const {
@@ -86,12 +274,54 @@ Result<std::string> Engine::schema_text(std::string_view type_name) {
   return canonical_text(**type);
 }
 
+// Compiled code only says whether it succeeded (jit/runtime.h). On failure the interpreter runs
+// the same call again and reports the error: the same code, offset and path in both tiers.
 Status DynCodec::serialize(const void* object, Buffer& out) const {
   out.clear();
+  if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
+    bump(state_->compiled_calls);
+    jit::WriteContext ctx;
+    ctx.max_depth = state_->run.max_depth;
+    ctx.out = &out;
+    std::uint8_t* cursor = out.ensure(256);
+    const jit::WriteSpan end = code->serialize(&ctx, cursor, cursor + (out.capacity() - out.size()),
+                                               static_cast<const std::uint8_t*>(object));
+    if (end.cursor) {
+      out.commit_to(end.cursor);
+      return Status();
+    }
+    out.clear();
+    Status status = interpret_serialize(state_->serialize, state_->run, object, out);
+    if (status.ok()) bump(state_->disagreements);
+    return status;
+  }
+  bump(state_->interpreter_calls);
+  if (state_->jit.load(std::memory_order_relaxed) == JitState::Waiting) {
+    state_->engine->maybe_compile_lazily(*state_);
+  }
   return interpret_serialize(state_->serialize, state_->run, object, out);
 }
 
 Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) const {
+  if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
+    bump(state_->compiled_calls);
+    jit::ReadContext ctx;
+    ctx.max_depth = state_->run.max_depth;
+    const std::uint8_t* end = input.data() + input.size();
+    const std::uint8_t* stop =
+        code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
+    if (stop && stop == end) return Status();
+    // Objects this call created may form cycles through shared_ptr the caller cannot see;
+    // emptying each one breaks them, as the interpreter does on failure.
+    for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.object.get());
+    Status status = interpret_deserialize(state_->deserialize, state_->run, input, object);
+    if (status.ok()) bump(state_->disagreements);
+    return status;
+  }
+  bump(state_->interpreter_calls);
+  if (state_->jit.load(std::memory_order_relaxed) == JitState::Waiting) {
+    state_->engine->maybe_compile_lazily(*state_);
+  }
   return interpret_deserialize(state_->deserialize, state_->run, input, object);
 }
 
@@ -101,6 +331,36 @@ Format DynCodec::format() const { return state_->format; }
 std::string DynCodec::dump_plan(Direction direction) const {
   return jitser::dump_plan(direction == Direction::Serialize ? state_->serialize
                                                              : state_->deserialize);
+}
+
+Result<std::string> DynCodec::dump_ir(Direction direction, bool optimized) const {
+  return jit::plan_ir(direction == Direction::Serialize ? state_->serialize : state_->deserialize,
+                      state_->run, optimized);
+}
+
+Result<std::string> DynCodec::dump_asm(Direction direction) const {
+  return jit::plan_asm(direction == Direction::Serialize ? state_->serialize : state_->deserialize,
+                       state_->run);
+}
+
+CodecStats DynCodec::stats() const {
+  CodecStats s;
+  s.type = display_name(*state_->type);
+  s.format = state_->format;
+  s.jit = state_->jit.load();
+  s.tier = state_->compiled.load() ? Tier::Compiled : Tier::Interpreter;
+  s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
+  s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
+  s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
+  if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
+    // The compiling thread wrote these before publishing the state; the lock orders the reads.
+    std::lock_guard lock(state_->compile_mutex);
+    s.compile_ms = state_->compile_ms;
+    s.ready_ms = state_->ready_ms;
+    s.code_bytes = state_->code.code_bytes;
+    s.failure = state_->failure;
+  }
+  return s;
 }
 
 }  // namespace jitser

@@ -9,6 +9,12 @@
 //
 // An Engine is safe to use from many threads. Codecs are cheap handles that stay valid while
 // their Engine lives; a codec's methods may be called concurrently.
+//
+// Tiering: a codec works from its first call through the interpreter while LLVM compiles a
+// serializer and deserializer specialized to its type in the background; one atomic pointer
+// swap then moves every later call to the compiled code. Both tiers give identical bytes and
+// identical errors. EngineOptions::jit picks when compilation happens; the environment variable
+// JITSER_JIT=off|sync|async|lazy overrides it for every Engine of the process.
 #pragma once
 
 #include <cstdint>
@@ -20,13 +26,24 @@
 #include <utility>
 #include <vector>
 
-#include "engine/buffer.h"
+#include "formats/buffer.h"
 #include "formats/format.h"
 #include "typeinfo/builder.h"
 #include "typeinfo/status.h"
 #include "typeinfo/type_desc.h"
 
 namespace jitser {
+
+/// When codecs are compiled.
+enum class JitPolicy : std::uint8_t {
+  Off,    // interpreter only
+  Sync,   // compile before codec() returns
+  Async,  // compile in the background as soon as the codec is made (the default)
+  Lazy,   // compile in the background after EngineOptions::lazy_calls calls
+};
+
+/// "off", "sync", "async", "lazy".
+const char* jit_policy_name(JitPolicy policy);
 
 struct EngineOptions {
   /// Deepest nesting of structs, containers and pointers a codec reads or writes.
@@ -35,6 +52,43 @@ struct EngineOptions {
   bool binary_fingerprint = true;
   /// Binary: refuse input that carries no fingerprint.
   bool require_fingerprint = false;
+  /// When to compile; JITSER_JIT overrides it.
+  JitPolicy jit = JitPolicy::Async;
+  /// Lazy: calls of a codec (both directions together) before it is compiled.
+  std::uint32_t lazy_calls = 1000;
+  /// Background compile threads of this Engine, made when first needed.
+  std::uint32_t compile_threads = 1;
+  /// Write perf jitdump and map files and register code with gdb; JITSER_PERF=1 turns it on.
+  bool profiling = false;
+};
+
+/// Which code a codec runs now.
+enum class Tier : std::uint8_t { Interpreter, Compiled };
+
+/// Where a codec's compilation stands.
+enum class JitState : std::uint8_t {
+  Off,        // the Engine does not compile
+  Waiting,    // lazy: not enough calls yet
+  Queued,     // waiting for a compile thread
+  Compiling,  // LLVM at work
+  Compiled,   // machine code installed
+  Failed,     // LLVM failed; the codec stays on the interpreter (see `failure`)
+};
+
+struct CodecStats {
+  std::string type;
+  Format format = Format::Binary;
+  Tier tier = Tier::Interpreter;
+  JitState jit = JitState::Off;
+  double compile_ms = 0;       // LLVM's time: IR, O2, machine code, linking
+  double ready_ms = 0;         // from the codec's creation until its compiled code was installed
+  std::size_t code_bytes = 0;  // machine code of both directions
+  std::uint64_t interpreter_calls = 0;  // approximate under concurrency: counted without locks
+  std::uint64_t compiled_calls = 0;
+  /// Calls where compiled code failed and the interpreter, rerun for the error, did not. Always
+  /// zero unless the JIT has a bug; the tests and the fuzzer check it.
+  std::uint64_t tier_disagreements = 0;
+  std::string failure;  // why compilation failed, when it did
 };
 
 namespace detail {
@@ -53,11 +107,16 @@ class DynCodec {
   Format format() const;
   /// The Plan the codec runs, as text (see formats/plan.h).
   std::string dump_plan(Direction direction) const;
+  /// The LLVM IR the JIT builds for one direction, before or after optimization.
+  Result<std::string> dump_ir(Direction direction, bool optimized) const;
+  /// The machine code the JIT runs for one direction, as assembly.
+  Result<std::string> dump_asm(Direction direction) const;
+  CodecStats stats() const;
 
  private:
   friend class Engine;
-  explicit DynCodec(const detail::CodecState* state) : state_(state) {}
-  const detail::CodecState* state_;
+  explicit DynCodec(detail::CodecState* state) : state_(state) {}
+  detail::CodecState* state_;
 };
 
 /// A codec for the registered C++ type T.
@@ -114,6 +173,15 @@ class Engine {
     return Codec<T>(*dyn);
   }
 
+  /// Makes the codec of every registered struct in every format and compiles each one now,
+  /// waiting for any compilation already under way. Returns the first failure; failed codecs
+  /// keep working on the interpreter. Does nothing when the policy is Off.
+  Status compile_all();
+  /// The policy in force, after JITSER_JIT.
+  JitPolicy jit_policy() const;
+  /// Statistics of every codec made so far.
+  std::vector<CodecStats> stats() const;
+
   /// Registered types, in registration order.
   std::vector<const TypeDesc*> types() const;
   /// The schema fingerprint of a registered type: xxHash64 of its schema_text.
@@ -125,6 +193,7 @@ class Engine {
  private:
   Result<DynCodec> codec(std::type_index cpp_type, Format format);
 
+  friend struct detail::CodecState;  // calls back for lazy compilation
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -10,6 +10,7 @@
 
 #include "formats/binary/wire.h"
 #include "formats/utf8.h"
+#include "typeinfo/value_slot.h"
 
 namespace jitser {
 namespace {
@@ -30,16 +31,6 @@ struct Failure {
 };
 
 const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
-
-std::int64_t ticks_per_second(std::uint8_t unit) {
-  switch (static_cast<TimeUnit>(unit)) {
-    case TimeUnit::Seconds: return 1;
-    case TimeUnit::Millis: return 1000;
-    case TimeUnit::Micros: return 1000000;
-    case TimeUnit::Nanos: return 1000000000;
-  }
-  return 1;
-}
 
 std::int64_t load_signed(const std::uint8_t* p, unsigned width) {
   switch (width) {
@@ -82,27 +73,6 @@ std::int64_t load_enum(const TypeDesc& e, const std::uint8_t* p) {
   std::memcpy(&v, p, e.size);
   return static_cast<std::int64_t>(v);
 }
-
-// A temporary of a map's key type, destroyed on every path out.
-class KeySlot {
- public:
-  explicit KeySlot(const TypeDesc& key) : ops_(*key.value_ops) {
-    if (key.size > sizeof(storage_) || key.align > alignof(std::max_align_t)) {
-      heap_ = std::make_unique<std::max_align_t[]>((key.size + sizeof(std::max_align_t) - 1) /
-                                                   sizeof(std::max_align_t));
-    }
-    ops_.construct(get());
-  }
-  ~KeySlot() { ops_.destroy(get()); }
-  KeySlot(const KeySlot&) = delete;
-  KeySlot& operator=(const KeySlot&) = delete;
-  void* get() { return heap_ ? static_cast<void*>(heap_.get()) : static_cast<void*>(storage_); }
-
- private:
-  const ValueOps& ops_;
-  alignas(std::max_align_t) unsigned char storage_[64];
-  std::unique_ptr<std::max_align_t[]> heap_;
-};
 
 std::string key_text(const TypeDesc& key, const void* p) {
   switch (key.kind) {
@@ -273,17 +243,12 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         return true;
       }
       case Op::Time: {
-        std::int64_t ticks;
+        std::int64_t ticks, seconds;
+        std::uint64_t nanos;
         std::memcpy(&ticks, p, 8);
-        const std::int64_t per_second = ticks_per_second(in.width);
-        std::int64_t seconds = ticks / per_second;
-        std::int64_t rest = ticks % per_second;
-        if (rest < 0) {
-          rest += per_second;
-          --seconds;
-        }
+        wire::time_to_wire(ticks, static_cast<TimeUnit>(in.width), seconds, nanos);
         varuint(wire::zigzag(seconds));
-        varuint(static_cast<std::uint64_t>(rest * (1000000000 / per_second)));
+        varuint(nanos);
         return true;
       }
       case Op::Struct: {
@@ -437,7 +402,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
   bool count(std::size_t min_bytes, std::uint64_t& n) {
     const std::uint8_t* at = p_;
     if (!varuint(64, n)) return false;
-    const std::uint64_t limit = min_bytes ? remaining() / min_bytes : kMaxEmptyElements;
+    const std::uint64_t limit = min_bytes ? remaining() / min_bytes : wire::kMaxEmptyElements;
     if (n > limit) {
       return fail(Errc::length_too_large,
                   "count " + std::to_string(n) + " exceeds the " + std::to_string(remaining()) +
@@ -592,18 +557,9 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         if (nanos >= 1000000000)
           return fail(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
                       at);
-        // Floored seconds times the unit can pass INT64_MIN before the positive remainder brings
-        // the value back in range; borrowing one second keeps every step in range.
-        const std::int64_t per_second = ticks_per_second(in.width);
-        std::int64_t seconds = wire::unzigzag(raw_seconds);
-        std::int64_t sub = static_cast<std::int64_t>(nanos) / (1000000000 / per_second);
-        if (seconds < 0 && sub > 0) {
-          seconds += 1;
-          sub -= per_second;
-        }
         std::int64_t ticks;
-        if (__builtin_mul_overflow(seconds, per_second, &ticks) ||
-            __builtin_add_overflow(ticks, sub, &ticks)) {
+        if (!wire::time_from_wire(wire::unzigzag(raw_seconds), nanos,
+                                  static_cast<TimeUnit>(in.width), ticks)) {
           return fail(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at);
         }
         std::memcpy(p, &ticks, 8);
@@ -695,7 +651,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         if (!header(in) || !enter()) return false;
         const TypeDesc& key_type = in.type->key->resolved();
         for (std::uint64_t i = 0; i < n; ++i) {
-          KeySlot key(key_type);
+          ValueSlot key(key_type);
           const std::uint8_t* at = p_;
           if (!run(in.a, static_cast<std::uint8_t*>(key.get()))) {
             failure_.path.push_back("[#" + std::to_string(i) + "]");
@@ -719,9 +675,6 @@ class Reader : public Walker<Reader, std::uint8_t*> {
     }
     return fail(Errc::invalid_descriptor, "unknown instruction", p_);
   }
-
-  // Elements that occupy no input bytes (empty structs) cannot be bounded by the input size.
-  static constexpr std::uint64_t kMaxEmptyElements = 1u << 16;
 
   const std::uint8_t* begin_;
   const std::uint8_t* p_;

@@ -5,17 +5,11 @@
 #include <cstdint>
 #include <span>
 
-#include "engine/buffer.h"
+#include "formats/buffer.h"
 #include "formats/plan.h"
 #include "typeinfo/status.h"
 
 namespace jitser {
-
-struct RunOptions {
-  std::uint32_t max_depth = 128;     // nested structs, containers and pointers
-  bool write_fingerprint = true;     // binary: write the schema fingerprint
-  bool require_fingerprint = false;  // binary: reject input that has none
-};
 
 /// Appends the object's encoding to `out`. On failure `out` holds a partial encoding.
 Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,

@@ -69,6 +69,13 @@ struct Plan {
   std::vector<std::string> names;
 };
 
+/// What a codec is configured with beyond its Plan; both tiers honour it (the JIT as constants).
+struct RunOptions {
+  std::uint32_t max_depth = 128;     // nested structs, containers and pointers
+  bool write_fingerprint = true;     // binary: write the schema fingerprint
+  bool require_fingerprint = false;  // binary: reject input that has none
+};
+
 /// A stable, readable listing of the Plan, one instruction a line; golden files compare it.
 std::string dump_plan(const Plan& plan);
 

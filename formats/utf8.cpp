@@ -4,14 +4,38 @@
 
 namespace jitser {
 
+namespace {
+
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// True when every byte is below 0x80, checked a word at a time; the last word overlaps the one
+// before it rather than ending byte by byte.
+bool all_ascii(const std::uint8_t* s, std::size_t n) {
+  if (n < 8) {
+    std::uint8_t any = 0;
+    for (std::size_t i = 0; i < n; ++i) any |= s[i];
+    return any < 0x80;
+  }
+  std::uint64_t any = 0, word;
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&word, s + i, 8);
+    any |= word;
+  }
+  std::memcpy(&word, s + n - 8, 8);
+  return ((any | word) & kHighBits) == 0;
+}
+
+}  // namespace
+
 bool valid_utf8(const std::uint8_t* s, std::size_t n, std::size_t* bad) {
+  if (all_ascii(s, n)) return true;
   std::size_t i = 0;
   while (i < n) {
     // ASCII runs, eight bytes at a time: most text is mostly ASCII.
     if (i + 8 <= n) {
       std::uint64_t word;
       std::memcpy(&word, s + i, 8);
-      if ((word & 0x8080808080808080ULL) == 0) {
+      if ((word & kHighBits) == 0) {
         i += 8;
         continue;
       }

@@ -27,6 +27,7 @@ const char* errc_name(Errc code) {
     case Errc::invalid_utf8: return "invalid UTF-8";
     case Errc::duplicate_key: return "duplicate key";
     case Errc::out_of_range: return "out of range";
+    case Errc::jit_failed: return "jit failed";
   }
   return "unknown error";
 }

@@ -40,6 +40,8 @@ enum class Errc : std::uint8_t {
   invalid_utf8,          // a string that is not UTF-8
   duplicate_key,         // a map key that appears twice
   out_of_range,          // a value outside what the field's type can hold
+  // Compiling
+  jit_failed,  // LLVM could not compile a codec; it keeps running on the interpreter
 };
 
 /// A short fixed name for a code, e.g. "truncated".

@@ -1,0 +1,208 @@
+#include "jit/compiler.h"
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "jit/perf_jitdump.h"
+#include "jit/plan_to_ir.h"
+
+namespace jitser::jit {
+namespace {
+
+Status llvm_failure(const std::string& what, llvm::Error error) {
+  return Status(Errc::jit_failed, what + ": " + llvm::toString(std::move(error)));
+}
+
+// LLVM's target registry is process-wide and initialized once; everything else is per Compiler.
+void initialize_llvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
+  return builder;
+}
+
+// A module for one or two Plans, verified, optionally run through the O2 pipeline.
+struct Built {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& options,
+                    bool optimize) {
+  initialize_llvm();
+  Built built;
+  auto host = host_machine();
+  if (!host) return llvm_failure("cannot describe the host", host.takeError());
+  auto machine = host->createTargetMachine();
+  if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
+  built.machine = std::move(*machine);
+  built.context = std::make_unique<llvm::LLVMContext>();
+  built.module = std::make_unique<llvm::Module>(entry_name(**plans.begin()), *built.context);
+  built.module->setDataLayout(built.machine->createDataLayout());
+  built.module->setTargetTriple(built.machine->getTargetTriple().str());
+  for (const Plan* plan : plans) emit_plan(*plan, options, *built.module);
+
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*built.module, &os)) {
+    return Status(Errc::jit_failed, "emitted IR does not verify: " + problems);
+  }
+  if (optimize) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder passes(built.machine.get());
+    passes.registerModuleAnalyses(mam);
+    passes.registerCGSCCAnalyses(cgam);
+    passes.registerFunctionAnalyses(fam);
+    passes.registerLoopAnalyses(lam);
+    passes.crossRegisterProxies(lam, fam, cgam, mam);
+    passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*built.module, mam);
+  }
+  return built;
+}
+
+Result<llvm::SmallVector<char, 0>> emit(Built& built, llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> bytes;
+  llvm::raw_svector_ostream os(bytes);
+  llvm::legacy::PassManager codegen;
+  if (built.machine->addPassesToEmitFile(codegen, os, nullptr, type)) {
+    return Status(Errc::jit_failed, "the target cannot emit this file type");
+  }
+  codegen.run(*built.module);
+  return bytes;
+}
+
+std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "codec"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  std::size_t total = 0;
+  for (const llvm::object::SectionRef& section : (*file)->sections()) {
+    if (section.isText()) total += section.getSize();
+  }
+  return total;
+}
+
+}  // namespace
+
+struct Compiler::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+Compiler::Compiler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Compiler::~Compiler() = default;
+
+Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& options) {
+  if (!std_layouts_match()) {
+    return Status(Errc::jit_failed,
+                  "this standard library lays out std::string, std::vector or smart pointers "
+                  "differently from libstdc++, which compiled code assumes");
+  }
+  initialize_llvm();
+  auto host = host_machine();
+  if (!host) return llvm_failure("cannot describe the host", host.takeError());
+  llvm::orc::LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(std::move(*host));
+  auto jit = builder.create();
+  if (!jit) return llvm_failure("cannot start LLJIT", jit.takeError());
+  if (options.perf) {
+    auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer());
+    if (!linker) return Status(Errc::jit_failed, "perf support needs JITLink, not RuntimeDyld");
+    linker->addPlugin(std::make_unique<PerfJitdumpPlugin>());
+  }
+  if (options.debugger) {
+    if (llvm::Error e = llvm::orc::enableDebuggerSupport(**jit)) {
+      return llvm_failure("cannot register with the debugger", std::move(e));
+    }
+  }
+  // Compiled code calls the helpers of jit/runtime.h by name.
+  llvm::orc::SymbolMap helpers;
+  for (const HelperSymbol& h : helper_symbols()) {
+    helpers[(*jit)->mangleAndIntern(h.name)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(h.address), llvm::JITSymbolFlags::Exported);
+  }
+  if (llvm::Error e =
+          (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
+    return llvm_failure("cannot define the runtime helpers", std::move(e));
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->jit = std::move(*jit);
+  return std::make_unique<Compiler>(std::move(impl));
+}
+
+Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
+                                        const RunOptions& options) {
+  Result<Built> built = build({&serialize, &deserialize}, options, true);
+  if (!built) return built.status();
+  Result<llvm::SmallVector<char, 0>> object = emit(*built, llvm::CodeGenFileType::ObjectFile);
+  if (!object) return object.status();
+
+  CompiledCodec out;
+  out.code_bytes = text_bytes(*object);
+  const std::string name = built->module->getModuleIdentifier();
+  auto buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object->data(), object->size()), name);
+  if (llvm::Error e = impl_->jit->addObjectFile(std::move(buffer))) {
+    return llvm_failure("cannot add the object of " + name, std::move(e));
+  }
+  auto ser = impl_->jit->lookup(entry_name(serialize));
+  if (!ser) return llvm_failure("cannot link " + entry_name(serialize), ser.takeError());
+  auto de = impl_->jit->lookup(entry_name(deserialize));
+  if (!de) return llvm_failure("cannot link " + entry_name(deserialize), de.takeError());
+  out.serialize = ser->toPtr<WriteFn>();
+  out.deserialize = de->toPtr<ReadFn>();
+  return out;
+}
+
+Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized) {
+  Result<Built> built = build({&plan}, options, optimized);
+  if (!built) return built.status();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  built->module->print(os, nullptr);
+  return text;
+}
+
+Result<std::string> plan_asm(const Plan& plan, const RunOptions& options) {
+  Result<Built> built = build({&plan}, options, true);
+  if (!built) return built.status();
+  Result<llvm::SmallVector<char, 0>> text = emit(*built, llvm::CodeGenFileType::AssemblyFile);
+  if (!text) return text.status();
+  return std::string(text->data(), text->size());
+}
+
+}  // namespace jitser::jit

@@ -1,0 +1,56 @@
+// The JIT compiler: Plans to machine code through LLVM 19's ORC LLJIT. No LLVM header leaks out
+// of jit/; the engine sees only this.
+//
+// One Compiler per Engine owns one LLJIT and every function it compiled; destroying it frees
+// that code. compile() may be called from several threads at once: each call builds its module
+// in its own LLVMContext and TargetMachine, and only linking goes through the shared LLJIT.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "formats/plan.h"
+#include "jit/runtime.h"
+#include "typeinfo/status.h"
+
+namespace jitser::jit {
+
+/// Both directions of one codec in machine code.
+struct CompiledCodec {
+  WriteFn serialize = nullptr;
+  ReadFn deserialize = nullptr;
+  std::size_t code_bytes = 0;  // machine code of both directions, in bytes
+};
+
+struct CompilerOptions {
+  /// Write a perf jitdump (and a perf map) so `perf report` names the compiled functions.
+  bool perf = false;
+  /// Register compiled objects with gdb's JIT interface so backtraces name them.
+  bool debugger = false;
+};
+
+class Compiler {
+ public:
+  /// Sets up the LLJIT; fails (with LLVM's reason) when the host target is unavailable.
+  static Result<std::unique_ptr<Compiler>> create(const CompilerOptions& options);
+  struct Impl;
+  explicit Compiler(std::unique_ptr<Impl> impl);  // through create()
+  ~Compiler();
+  Compiler(const Compiler&) = delete;
+  Compiler& operator=(const Compiler&) = delete;
+
+  /// Compiles and links one codec. Any LLVM failure comes back as a Status (Errc::jit_failed).
+  Result<CompiledCodec> compile(const Plan& serialize, const Plan& deserialize,
+                                const RunOptions& options);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The IR the JIT builds for a Plan, before or after the O2 pipeline.
+Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized);
+/// The host assembly LLVM generates for that IR, with the JIT's target machine.
+Result<std::string> plan_asm(const Plan& plan, const RunOptions& options);
+
+}  // namespace jitser::jit

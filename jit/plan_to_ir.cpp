@@ -1,0 +1,1048 @@
+#include "jit/plan_to_ir.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/binary/wire.h"
+#include "typeinfo/type_desc.h"
+
+namespace jitser::jit {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Function;
+using llvm::FunctionType;
+using llvm::IRBuilder;
+using llvm::Type;
+using llvm::Value;
+
+bool enum_unsigned(const TypeDesc& e) {
+  return e.underlying == Kind::UInt8 || e.underlying == Kind::UInt16 ||
+         e.underlying == Kind::UInt32 || e.underlying == Kind::UInt64;
+}
+
+const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
+
+// Turns a type name into something a symbol can carry and a profiler can show.
+std::string symbol_text(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  return out;
+}
+
+// What both directions share: the module, the common types, constants for host addresses, and
+// the per-function scaffolding (a failure block, nesting depth).
+class EmitterBase {
+ protected:
+  EmitterBase(const Plan& plan, const RunOptions& options, llvm::Module& module)
+      : plan_(plan),
+        options_(options),
+        module_(module),
+        ctx_(module.getContext()),
+        b_(ctx_),
+        ptr_(llvm::PointerType::get(ctx_, 0)),
+        i8_(Type::getInt8Ty(ctx_)),
+        i32_(Type::getInt32Ty(ctx_)),
+        i64_(Type::getInt64Ty(ctx_)),
+        track_depth_(!depth_bounded(plan, options.max_depth)) {}
+
+  // True when no input can nest deeper than the limit: the routines call each other without a
+  // cycle and the deepest chain of descents from the root stays within max_depth. Then the
+  // depth counter can never trip, in either tier, and compiled code leaves it out.
+  static bool depth_bounded(const Plan& plan, std::uint32_t max_depth) {
+    std::vector<int> state(plan.routines.size(), 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::uint32_t> deepest(plan.routines.size(), 0);
+    bool cyclic = false;
+    auto visit = [&](auto& self, std::uint32_t r) -> std::uint32_t {
+      if (state[r] == 1) cyclic = true;
+      if (state[r] != 0) return deepest[r];
+      state[r] = 1;
+      std::uint32_t most = 0;
+      for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
+        const Instr& in = plan.code[i];
+        switch (in.op) {
+          case Op::Struct:
+          case Op::Nullable:
+          case Op::Shared:
+          case Op::List:
+          case Op::Array: most = std::max(most, 1 + self(self, in.a)); break;
+          case Op::Map: most = std::max({most, 1 + self(self, in.a), 1 + self(self, in.b)}); break;
+          default: break;
+        }
+      }
+      state[r] = 2;
+      return deepest[r] = most;
+    };
+    const std::uint32_t depth = visit(visit, plan.root);
+    return !cyclic && depth <= max_depth;
+  }
+
+  Value* const_ptr(const void* address) {
+    return llvm::ConstantExpr::getIntToPtr(
+        llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), ptr_);
+  }
+  llvm::ConstantInt* c64(std::uint64_t v) { return llvm::ConstantInt::get(i64_, v); }
+  llvm::ConstantInt* c8(std::uint8_t v) { return llvm::ConstantInt::get(i8_, v); }
+  Type* int_type(unsigned bytes) { return Type::getIntNTy(ctx_, bytes * 8); }
+
+  Value* at(Value* base, std::uint64_t offset) {
+    return offset ? b_.CreateConstInBoundsGEP1_64(i8_, base, offset) : base;
+  }
+  Value* load(Type* type, Value* base, std::uint64_t offset) {
+    return b_.CreateAlignedLoad(type, at(base, offset), llvm::MaybeAlign(1));
+  }
+  void store(Value* v, Value* base, std::uint64_t offset) {
+    b_.CreateAlignedStore(v, at(base, offset), llvm::MaybeAlign(1));
+  }
+
+  BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
+  // Continues in a new block when `fails` is true at run time.
+  void fail_if(Value* fails) {
+    BasicBlock* ok = block("ok");
+    b_.CreateCondBr(fails, fail_, ok, unlikely());
+    b_.SetInsertPoint(ok);
+  }
+  llvm::MDNode* unlikely() { return llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20); }
+
+  // Nesting depth lives at offset 0 of the context, as the interpreter counts it.
+  void enter(Value* context) {
+    if (!track_depth_) return;
+    Value* depth = b_.CreateAdd(b_.CreateLoad(i32_, context), llvm::ConstantInt::get(i32_, 1));
+    b_.CreateStore(depth, context);
+    fail_if(b_.CreateICmpUGT(depth, llvm::ConstantInt::get(i32_, options_.max_depth)));
+  }
+  void leave(Value* context) {
+    if (!track_depth_) return;
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(i32_, context), llvm::ConstantInt::get(i32_, 1)),
+                   context);
+  }
+
+  Value* call_host(const void* fn, FunctionType* type, llvm::ArrayRef<Value*> args) {
+    return b_.CreateCall(type, const_ptr(fn), args);
+  }
+  Function* helper(const char* name, Type* result, llvm::ArrayRef<Type*> params) {
+    return llvm::cast<Function>(
+        module_.getOrInsertFunction(name, FunctionType::get(result, params, false)).getCallee());
+  }
+
+  // One function per routine, declared up front so routines can call each other in any order.
+  void declare(FunctionType* type, const std::string& prefix) {
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) {
+      const bool root = r == plan_.root;
+      std::string name = root ? prefix
+                              : prefix + "." + symbol_text(display_name(*plan_.routines[r].type)) +
+                                    "." + std::to_string(r);
+      Function* f = Function::Create(
+          type, root ? Function::ExternalLinkage : Function::InternalLinkage, name, module_);
+      f->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+      routines_.push_back(f);
+    }
+  }
+
+  const Plan& plan_;
+  const RunOptions& options_;
+  llvm::Module& module_;
+  llvm::LLVMContext& ctx_;
+  IRBuilder<> b_;
+  llvm::PointerType* ptr_;
+  llvm::IntegerType* i8_;
+  llvm::IntegerType* i32_;
+  llvm::IntegerType* i64_;
+  const bool track_depth_;
+  std::vector<Function*> routines_;
+  Function* fn_ = nullptr;
+  BasicBlock* fail_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Serializer: WriteSpan routine(WriteContext*, cursor, limit, const base*)
+
+class WriteEmitter : public EmitterBase {
+ public:
+  WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
+      : EmitterBase(plan, options, module),
+        span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
+        fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
+
+  void emit(const std::string& name) {
+    declare(fn_type_, name);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) routine(r);
+  }
+
+ private:
+  void routine(std::uint32_t r) {
+    fn_ = routines_[r];
+    Value* context = fn_->getArg(0);
+    Value* base = fn_->getArg(3);
+    b_.SetInsertPoint(block("entry"));
+    cursor_ = b_.CreateAlloca(ptr_, nullptr, "cursor");
+    limit_ = b_.CreateAlloca(ptr_, nullptr, "limit");
+    b_.CreateStore(fn_->getArg(1), cursor_);
+    b_.CreateStore(fn_->getArg(2), limit_);
+    BasicBlock* body = b_.GetInsertBlock();
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantAggregateZero::get(span_));
+    b_.SetInsertPoint(body);
+
+    const Routine& routine = plan_.routines[r];
+    for (std::uint32_t i = routine.begin; i < routine.end;) {
+      // A run of instructions whose output size is known once their strings' sizes are loaded
+      // shares one capacity check.
+      std::uint32_t j = i;
+      std::uint64_t bound = 0;
+      Value* need = nullptr;
+      for (; j < routine.end; ++j) {
+        const Instr& in = plan_.code[j];
+        if (in.op == Op::String) {
+          bound += kStringSlack;
+          Value* n = load(i64_, at(base, in.offset), 8);
+          need = need ? b_.CreateAdd(need, n) : n;
+        } else if (fixed_bound(in) > 0) {
+          bound += fixed_bound(in);
+        } else {
+          break;
+        }
+      }
+      if (j > i) {
+        ensure(context, need ? b_.CreateAdd(need, c64(bound)) : c64(bound));
+        for (; i < j; ++i) {
+          const Instr& in = plan_.code[i];
+          if (in.op == Op::String) {
+            bytes(context, in, at(base, in.offset), false);
+          } else {
+            bounded(in, base);
+          }
+        }
+      } else {
+        unbounded(context, plan_.code[i++], base);
+      }
+    }
+    Value* result = llvm::UndefValue::get(span_);
+    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, cursor_), 0);
+    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, limit_), 1);
+    b_.CreateRet(result);
+  }
+
+  // The most bytes an instruction writes, when it writes a bounded amount and calls nothing.
+  static std::uint64_t fixed_bound(const Instr& in) {
+    switch (in.op) {
+      case Op::Header: return 10;
+      case Op::Bool: return 1;
+      case Op::Fixed: return in.width;
+      case Op::VarUint:
+      case Op::VarSint: return (in.width * 8u + 6) / 7;
+      case Op::Int64Compact: return 9;
+      case Op::Enum:
+      case Op::Decimal:
+      case Op::Time: return 2 * wire::kMaxVarintBytes;
+      default: return 0;
+    }
+  }
+
+  Value* cursor() { return b_.CreateLoad(ptr_, cursor_); }
+  void advance(std::uint64_t n) { b_.CreateStore(at(cursor(), n), cursor_); }
+
+  void ensure(Value* context, Value* need) {
+    Value* room = b_.CreatePtrDiff(i8_, b_.CreateLoad(ptr_, limit_), cursor());
+    BasicBlock* grow = block("grow");
+    BasicBlock* done = block("room");
+    b_.CreateCondBr(b_.CreateICmpULT(room, need), grow, done, unlikely());
+    b_.SetInsertPoint(grow);
+    Value* span = b_.CreateCall(helper("jitser_rt_grow", span_, {ptr_, ptr_, i64_}),
+                                {context, cursor(), need});
+    take_span(span);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  void take_span(Value* span) {
+    b_.CreateStore(b_.CreateExtractValue(span, 0), cursor_);
+    b_.CreateStore(b_.CreateExtractValue(span, 1), limit_);
+  }
+  // Calls a routine or helper that returns a WriteSpan; a null cursor is a failure.
+  void checked_span(Value* span) {
+    fail_if(b_.CreateICmpEQ(b_.CreateExtractValue(span, 0), llvm::ConstantPointerNull::get(ptr_)));
+    take_span(span);
+  }
+  void call_routine(Value* context, std::uint32_t r, Value* object) {
+    checked_span(b_.CreateCall(fn_type_, routines_[r],
+                               {context, cursor(), b_.CreateLoad(ptr_, limit_), object}));
+  }
+
+  void put_byte(std::uint8_t byte) {
+    store(c8(byte), cursor(), 0);
+    advance(1);
+  }
+
+  // LEB128, as a loop: most values take the first exit.
+  void put_varuint(Value* v) {
+    BasicBlock* head = b_.GetInsertBlock();
+    BasicBlock* loop = block("varint");
+    BasicBlock* done = block("varint.done");
+    Value* start = cursor();
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* value = b_.CreatePHI(i64_, 2);
+    llvm::PHINode* out = b_.CreatePHI(ptr_, 2);
+    value->addIncoming(v, head);
+    out->addIncoming(start, head);
+    Value* more = b_.CreateICmpUGE(value, c64(0x80));
+    Value* low = b_.CreateTrunc(value, i8_);
+    b_.CreateAlignedStore(b_.CreateSelect(more, b_.CreateOr(low, c8(0x80)), low), out,
+                          llvm::MaybeAlign(1));
+    Value* next = at(out, 1);
+    value->addIncoming(b_.CreateLShr(value, c64(7)), loop);
+    out->addIncoming(next, loop);
+    b_.CreateCondBr(more, loop, done);
+    b_.SetInsertPoint(done);
+    b_.CreateStore(next, cursor_);
+  }
+  Value* zigzag(Value* v) {
+    return b_.CreateXor(b_.CreateShl(v, c64(1)), b_.CreateAShr(v, c64(63)));
+  }
+
+  // Loads an integer of `bytes` bytes and widens it to 64 bits.
+  Value* load_wide(Value* base, std::uint64_t offset, unsigned bytes, bool is_signed) {
+    Value* v = load(int_type(bytes), base, offset);
+    return is_signed ? b_.CreateSExt(v, i64_) : b_.CreateZExt(v, i64_);
+  }
+
+  void bounded(const Instr& in, Value* base) {
+    switch (in.op) {
+      case Op::Header: {
+        put_byte(wire::kMagic);
+        put_byte(wire::kVersion | (options_.write_fingerprint ? wire::kHasFingerprint : 0));
+        if (options_.write_fingerprint) {
+          store(c64(plan_.fingerprint), cursor(), 0);
+          advance(8);
+        }
+        return;
+      }
+      case Op::Bool: {
+        Value* v = b_.CreateICmpNE(load(i8_, base, in.offset), c8(0));
+        store(b_.CreateZExt(v, i8_), cursor(), 0);
+        advance(1);
+        return;
+      }
+      case Op::Fixed:
+        store(load(int_type(in.width), base, in.offset), cursor(), 0);
+        advance(in.width);
+        return;
+      case Op::VarUint: put_varuint(load_wide(base, in.offset, in.width, false)); return;
+      case Op::VarSint: put_varuint(zigzag(load_wide(base, in.offset, in.width, true))); return;
+      case Op::Int64Compact: {
+        Value* v = load(i64_, base, in.offset);
+        BasicBlock* small = block("sli.small");
+        BasicBlock* large = block("sli.large");
+        BasicBlock* done = block("sli.done");
+        b_.CreateCondBr(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)), small,
+                        large);
+        b_.SetInsertPoint(small);
+        store(b_.CreateShl(b_.CreateTrunc(v, i32_), llvm::ConstantInt::get(i32_, 1)), cursor(), 0);
+        advance(4);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(large);
+        store(c8(0x01), cursor(), 0);
+        store(v, cursor(), 1);
+        advance(9);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::Enum: {
+        const TypeDesc& e = *in.type;
+        Value* v = load_wide(base, in.offset, static_cast<unsigned>(e.size), !enum_unsigned(e));
+        declared(v, e);
+        put_varuint(zigzag(v));
+        return;
+      }
+      case Op::Decimal: {
+        put_varuint(zigzag(load(i64_, base, in.offset + offsetof(Decimal, unscaled))));
+        put_varuint(
+            zigzag(b_.CreateSExt(load(i32_, base, in.offset + offsetof(Decimal, scale)), i64_)));
+        return;
+      }
+      case Op::Time: {
+        const std::int64_t per_second = wire::ticks_per_second(static_cast<TimeUnit>(in.width));
+        Value* ticks = load(i64_, base, in.offset);
+        Value* seconds = b_.CreateSDiv(ticks, c64(per_second));
+        Value* rest = b_.CreateSRem(ticks, c64(per_second));
+        Value* negative = b_.CreateICmpSLT(rest, c64(0));
+        rest = b_.CreateSelect(negative, b_.CreateAdd(rest, c64(per_second)), rest);
+        seconds = b_.CreateSelect(negative, b_.CreateSub(seconds, c64(1)), seconds);
+        put_varuint(zigzag(seconds));
+        put_varuint(b_.CreateMul(rest, c64(1000000000 / per_second)));
+        return;
+      }
+      default: return;
+    }
+  }
+
+  // Fails unless v is one of the enum's declared values.
+  void declared(Value* v, const TypeDesc& e) {
+    BasicBlock* ok = block("enum.ok");
+    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
+    std::vector<std::int64_t> seen;
+    for (const EnumValue& d : e.values) {
+      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
+      seen.push_back(d.value);
+      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
+    }
+    b_.SetInsertPoint(ok);
+  }
+
+  void unbounded(Value* context, const Instr& in, Value* base) {
+    Value* slot = at(base, in.offset);
+    switch (in.op) {
+      case Op::String:
+      case Op::Bytes: bytes(context, in, slot, true); return;
+      case Op::Struct:
+        enter(context);
+        call_routine(context, in.a, slot);
+        leave(context);
+        return;
+      case Op::Nullable: {
+        Value* value;
+        if (in.type->kind == Kind::UniquePtr) {
+          value = load(ptr_, slot, 0);  // the default deleter leaves only the pointer
+        } else {
+          // std::optional<T>: the value, then its engaged flag (jit/runtime.h).
+          Value* engaged = load(i8_, slot, element_of(in).size);
+          value = b_.CreateSelect(b_.CreateICmpNE(engaged, c8(0)), slot,
+                                  llvm::ConstantPointerNull::get(ptr_));
+        }
+        ensure(context, c64(1));
+        flag_or_value(context, value, in.a, wire::kNotNull);
+        return;
+      }
+      case Op::Shared: {
+        Value* object = load(ptr_, slot, 0);  // shared_ptr<T> starts with its T*
+        ensure(context, c64(1 + wire::kMaxVarintBytes));
+        BasicBlock* null = block("shared.null");
+        BasicBlock* some = block("shared.some");
+        BasicBlock* done = block("shared.done");
+        b_.CreateCondBr(b_.CreateIsNull(object), null, some);
+        b_.SetInsertPoint(null);
+        put_byte(wire::kNull);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(some);
+        Value* id = b_.CreateCall(helper("jitser_rt_shared_id", i64_, {ptr_, ptr_, ptr_}),
+                                  {context, object, const_ptr(in.type->shared_ops)});
+        BasicBlock* ref = block("shared.ref");
+        BasicBlock* fresh = block("shared.new");
+        b_.CreateCondBr(b_.CreateICmpSLT(id, c64(0)), fresh, ref);
+        b_.SetInsertPoint(ref);
+        put_byte(wire::kRef);
+        put_varuint(id);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(fresh);
+        put_byte(wire::kRefValue);
+        enter(context);
+        call_routine(context, in.a, object);
+        leave(context);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::List: {
+        const ListOps* ops = in.type->list_ops;
+        const std::uint64_t stride = element_of(in).size;
+        Value* data = nullptr;
+        Value* n;
+        if (ops->data) {
+          data = load(ptr_, slot, 0);  // std::vector<T>: begin, end, end of storage
+          n = b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data), c64(stride));
+        } else {
+          n = call_host(reinterpret_cast<const void*>(ops->size),
+                        FunctionType::get(i64_, {ptr_}, false), {slot});
+        }
+        ensure(context, c64(wire::kMaxVarintBytes + 1));
+        put_varuint(n);
+        BasicBlock* some = block("list.some");
+        BasicBlock* done = block("list.done");
+        b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, some);
+        b_.SetInsertPoint(some);
+        put_byte(in.width);
+        if (!data) {
+          checked_span(b_.CreateCall(
+              helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
+              {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
+        } else {
+          elements(context, in.a, data, stride, n);
+        }
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::Array: elements(context, in.a, slot, element_of(in).size, c64(in.b)); return;
+      case Op::Map: {
+        Function* write_map =
+            helper("jitser_rt_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
+        checked_span(b_.CreateCall(write_map, {context, cursor(), b_.CreateLoad(ptr_, limit_), slot,
+                                               const_ptr(in.type->map_ops), c8(in.width),
+                                               routines_[in.a], routines_[in.b]}));
+        return;
+      }
+      default: return;
+    }
+  }
+
+  // Most bytes a string adds beyond its size: its length varint, and the 16 bytes a short copy
+  // may touch.
+  static constexpr std::uint64_t kStringSlack = wire::kMaxVarintBytes + 16;
+
+  // A String or Bytes value: varuint size, then the bytes. With `check`, reserves room first;
+  // without, the caller has reserved size + kStringSlack.
+  void bytes(Value* context, const Instr& in, Value* slot, bool check) {
+    // std::string starts with its data pointer and size; std::vector with begin and end.
+    Value* data = load(ptr_, slot, 0);
+    Value* n = in.op == Op::String ? load(i64_, slot, 8)
+                                   : b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data);
+    if (check) ensure(context, b_.CreateAdd(n, c64(kStringSlack)));
+    put_varuint(n);
+    if (in.op == Op::String) {
+      // A string's storage always holds 16 bytes (its local buffer, or a heap block of more
+      // than 15 chars and a terminator), so short ones copy as two words.
+      BasicBlock* words = block("str.words");
+      BasicBlock* call = block("str.memcpy");
+      BasicBlock* done = block("str.done");
+      b_.CreateCondBr(b_.CreateICmpULE(n, c64(16)), words, call);
+      b_.SetInsertPoint(words);
+      store(load(i64_, data, 0), cursor(), 0);
+      store(load(i64_, data, 8), cursor(), 8);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(call);
+      b_.CreateMemCpy(cursor(), llvm::MaybeAlign(1), data, llvm::MaybeAlign(1), n);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    } else {
+      b_.CreateMemCpy(cursor(), llvm::MaybeAlign(1), data, llvm::MaybeAlign(1), n);
+    }
+    b_.CreateStore(b_.CreateInBoundsGEP(i8_, cursor(), n), cursor_);
+  }
+
+  // Writes kNull for a null `value`; otherwise `present` and the value through routine r.
+  void flag_or_value(Value* context, Value* value, std::uint32_t r, std::uint8_t present) {
+    BasicBlock* null = block("null");
+    BasicBlock* some = block("some");
+    BasicBlock* done = block("done");
+    b_.CreateCondBr(b_.CreateIsNull(value), null, some);
+    b_.SetInsertPoint(null);
+    put_byte(wire::kNull);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(some);
+    put_byte(present);
+    enter(context);
+    call_routine(context, r, value);
+    leave(context);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // Runs routine r on n elements `stride` bytes apart, as one level of nesting.
+  void elements(Value* context, std::uint32_t r, Value* data, std::uint64_t stride, Value* n) {
+    enter(context);
+    BasicBlock* head = b_.GetInsertBlock();
+    BasicBlock* loop = block("each");
+    BasicBlock* done = block("each.done");
+    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
+    i->addIncoming(c64(0), head);
+    call_routine(context, r, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
+    Value* next = b_.CreateAdd(i, c64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
+    b_.SetInsertPoint(done);
+    leave(context);
+  }
+
+  llvm::StructType* span_;
+  FunctionType* fn_type_;
+  Value* cursor_ = nullptr;
+  Value* limit_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Deserializer: const uint8_t* routine(ReadContext*, p, end, base*); null on failure
+
+class ReadEmitter : public EmitterBase {
+ public:
+  ReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
+      : EmitterBase(plan, options, module),
+        fn_type_(FunctionType::get(ptr_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
+
+  void emit(const std::string& name) {
+    declare(fn_type_, name);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) routine(r);
+  }
+
+ private:
+  void routine(std::uint32_t r) {
+    fn_ = routines_[r];
+    Value* context = fn_->getArg(0);
+    end_ = fn_->getArg(2);
+    Value* base = fn_->getArg(3);
+    b_.SetInsertPoint(block("entry"));
+    p_ = b_.CreateAlloca(ptr_, nullptr, "p");
+    scratch_ = b_.CreateAlloca(i64_, nullptr, "scratch");
+    fill_ = b_.CreateAlloca(ptr_, nullptr, "fill");
+    b_.CreateStore(fn_->getArg(1), p_);
+    BasicBlock* body = b_.GetInsertBlock();
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantPointerNull::get(ptr_));
+    b_.SetInsertPoint(body);
+
+    const Routine& routine = plan_.routines[r];
+    for (std::uint32_t i = routine.begin; i < routine.end;) {
+      // A run of fixed-size reads shares one bounds check.
+      std::uint32_t j = i;
+      std::uint64_t size = 0;
+      while (j < routine.end && fixed_size(plan_.code[j]) > 0) size += fixed_size(plan_.code[j++]);
+      if (j > i) {
+        need(c64(size));
+        for (; i < j; ++i) fixed(plan_.code[i], base);
+      } else {
+        variable(context, plan_.code[i++], base);
+      }
+    }
+    b_.CreateRet(pos());
+  }
+
+  static std::uint64_t fixed_size(const Instr& in) {
+    switch (in.op) {
+      case Op::Bool: return 1;
+      case Op::Fixed: return in.width;
+      default: return 0;
+    }
+  }
+
+  Value* pos() { return b_.CreateLoad(ptr_, p_); }
+  void advance(std::uint64_t n) { b_.CreateStore(at(pos(), n), p_); }
+  Value* remaining() { return b_.CreatePtrDiff(i8_, end_, pos()); }
+  void need(Value* n) { fail_if(b_.CreateICmpULT(remaining(), n)); }
+
+  Value* get_byte() {
+    need(c64(1));
+    Value* v = load(i8_, pos(), 0);
+    advance(1);
+    return v;
+  }
+
+  // A LEB128 value: one byte inline, anything longer through a decoder function of the module
+  // (one per width), which LLVM may inline where it pays.
+  Value* get_varuint(unsigned bits) {
+    BasicBlock* one = block("varint.one");
+    BasicBlock* check = block("varint.check");
+    BasicBlock* longer = block("varint.long");
+    BasicBlock* done = block("varint.done");
+    Value* p = pos();
+    b_.CreateCondBr(b_.CreateICmpULT(p, end_), check, longer);
+    b_.SetInsertPoint(check);
+    Value* first = load(i8_, p, 0);
+    b_.CreateCondBr(b_.CreateICmpSGE(first, c8(0)), one, longer);
+    b_.SetInsertPoint(one);
+    Value* short_value = b_.CreateZExt(first, i64_);
+    b_.CreateStore(at(p, 1), p_);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(longer);
+    Value* result = b_.CreateCall(varuint_decoder(bits), {p, end_});
+    Value* next = b_.CreateExtractValue(result, 0);
+    fail_if(b_.CreateIsNull(next));
+    b_.CreateStore(next, p_);
+    Value* long_value = b_.CreateExtractValue(result, 1);
+    BasicBlock* long_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* v = b_.CreatePHI(i64_, 2);
+    v->addIncoming(short_value, one);
+    v->addIncoming(long_value, long_end);
+    return v;
+  }
+
+  // i1 assign(std::string* s, p, end, n): checks n input bytes are UTF-8 and assigns them. A
+  // string of up to 15 ASCII bytes, with 16 input bytes readable, is copied as two words: every
+  // std::string has room for 15 chars and a terminator, so it needs no allocation. Anything
+  // else goes to the host helper.
+  Function* string_assigner() {
+    const char* name = "jitser.assign_string";
+    if (Function* f = module_.getFunction(name)) return f;
+    Function* f =
+        Function::Create(FunctionType::get(Type::getInt1Ty(ctx_), {ptr_, ptr_, ptr_, i64_}, false),
+                         Function::InternalLinkage, name, module_);
+    f->setUWTableKind(llvm::UWTableKind::Default);
+    Value* s = f->getArg(0);
+    Value* p = f->getArg(1);
+    Value* end = f->getArg(2);
+    Value* n = f->getArg(3);
+    IRBuilder<> b(ctx_);
+    BasicBlock* entry = BasicBlock::Create(ctx_, "entry", f);
+    BasicBlock* words = BasicBlock::Create(ctx_, "words", f);
+    BasicBlock* copy = BasicBlock::Create(ctx_, "copy", f);
+    BasicBlock* host = BasicBlock::Create(ctx_, "host", f);
+    b.SetInsertPoint(entry);
+    Value* short_enough = b.CreateICmpULE(n, c64(15));
+    Value* readable = b.CreateICmpUGE(b.CreatePtrDiff(i8_, end, p), c64(16));
+    b.CreateCondBr(b.CreateAnd(short_enough, readable), words, host);
+    b.SetInsertPoint(words);
+    Value* lo = b.CreateAlignedLoad(i64_, p, llvm::MaybeAlign(1));
+    Value* hi =
+        b.CreateAlignedLoad(i64_, b.CreateConstInBoundsGEP1_64(i8_, p, 8), llvm::MaybeAlign(1));
+    // Only the first n bytes count: masks of n bytes across the two words.
+    Value* bits = b.CreateShl(n, c64(3));
+    Value* lo_mask = b.CreateSelect(b.CreateICmpUGE(n, c64(8)), c64(~0ull),
+                                    b.CreateSub(b.CreateShl(c64(1), bits), c64(1)));
+    Value* hi_mask = b.CreateSelect(
+        b.CreateICmpUGT(n, c64(8)),
+        b.CreateSub(b.CreateShl(c64(1), b.CreateSub(bits, c64(64))), c64(1)), c64(0));
+    Value* high = b.CreateAnd(b.CreateOr(b.CreateAnd(lo, lo_mask), b.CreateAnd(hi, hi_mask)),
+                              c64(0x8080808080808080ull));
+    b.CreateCondBr(b.CreateICmpEQ(high, c64(0)), copy, host);
+    b.SetInsertPoint(copy);
+    Value* data = b.CreateLoad(ptr_, s);
+    b.CreateAlignedStore(lo, data, llvm::MaybeAlign(1));
+    b.CreateAlignedStore(hi, b.CreateConstInBoundsGEP1_64(i8_, data, 8), llvm::MaybeAlign(1));
+    b.CreateStore(c8(0), b.CreateInBoundsGEP(i8_, data, n));
+    b.CreateAlignedStore(n, b.CreateConstInBoundsGEP1_64(i8_, s, 8), llvm::MaybeAlign(1));
+    b.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+    b.SetInsertPoint(host);
+    b.CreateRet(b.CreateCall(
+        helper("jitser_rt_assign_string", Type::getInt1Ty(ctx_), {ptr_, ptr_, i64_}), {s, p, n}));
+    return f;
+  }
+
+  // {next, value} decode(p, end): wire::get_varuint in IR, unrolled to the width's byte count;
+  // next is null on failure.
+  Function* varuint_decoder(unsigned bits) {
+    const std::string name = "jitser.varuint" + std::to_string(bits);
+    if (Function* f = module_.getFunction(name)) return f;
+    llvm::StructType* result = llvm::StructType::get(ctx_, {ptr_, i64_});
+    Function* f = Function::Create(FunctionType::get(result, {ptr_, ptr_}, false),
+                                   Function::InternalLinkage, name, module_);
+    IRBuilder<> b(ctx_);
+    BasicBlock* entry = BasicBlock::Create(ctx_, "entry", f);
+    BasicBlock* bad = BasicBlock::Create(ctx_, "bad", f);
+    b.SetInsertPoint(bad);
+    b.CreateRet(llvm::ConstantAggregateZero::get(result));
+    b.SetInsertPoint(entry);
+    Value* p = f->getArg(0);
+    Value* end = f->getArg(1);
+    Value* v = c64(0);
+    const unsigned max_bytes = (bits + 6) / 7;
+    for (unsigned i = 0; i < max_bytes; ++i) {
+      Value* at_i = i ? b.CreateConstInBoundsGEP1_64(i8_, p, i) : p;
+      BasicBlock* have = BasicBlock::Create(ctx_, "byte", f);
+      b.CreateCondBr(b.CreateICmpULT(at_i, end), have, bad);
+      b.SetInsertPoint(have);
+      Value* byte = b.CreateLoad(i8_, at_i);
+      if (i == max_bytes - 1) {
+        // The last byte may not continue, nor carry bits past the width.
+        const unsigned spare = 7 * max_bytes - bits;
+        Value* too_big = b.CreateICmpUGE(byte, c8(static_cast<std::uint8_t>(1u << (7 - spare))));
+        BasicBlock* fits = BasicBlock::Create(ctx_, "fits", f);
+        b.CreateCondBr(too_big, bad, fits);
+        b.SetInsertPoint(fits);
+      }
+      v = b.CreateOr(v, b.CreateShl(b.CreateZExt(b.CreateAnd(byte, c8(0x7F)), i64_), c64(7 * i)));
+      BasicBlock* last = BasicBlock::Create(ctx_, "last", f);
+      BasicBlock* more = BasicBlock::Create(ctx_, "more", f);
+      b.CreateCondBr(b.CreateICmpSLT(byte, c8(0)), more, last);
+      b.SetInsertPoint(last);
+      if (i > 0) {
+        // A redundant zero final byte would give a value a second encoding.
+        BasicBlock* minimal = BasicBlock::Create(ctx_, "minimal", f);
+        b.CreateCondBr(b.CreateICmpEQ(byte, c8(0)), bad, minimal);
+        b.SetInsertPoint(minimal);
+      }
+      Value* out = llvm::UndefValue::get(result);
+      out = b.CreateInsertValue(out, b.CreateConstInBoundsGEP1_64(i8_, p, i + 1), 0);
+      b.CreateRet(b.CreateInsertValue(out, v, 1));
+      b.SetInsertPoint(more);
+    }
+    b.CreateBr(bad);  // unreachable: the last byte either ends the value or fails above
+    return f;
+  }
+
+  Value* unzigzag(Value* v) {
+    return b_.CreateXor(b_.CreateLShr(v, c64(1)), b_.CreateNeg(b_.CreateAnd(v, c64(1))));
+  }
+
+  // A count of items of at least `min_bytes` each, bounded by the input left, as the interpreter
+  // checks it before allocating.
+  Value* get_count(std::uint64_t min_bytes) {
+    Value* n = get_varuint(64);
+    Value* limit = min_bytes ? b_.CreateUDiv(remaining(), c64(min_bytes))
+                             : static_cast<Value*>(c64(wire::kMaxEmptyElements));
+    fail_if(b_.CreateICmpUGT(n, limit));
+    return n;
+  }
+
+  void fixed(const Instr& in, Value* base) {
+    if (in.op == Op::Bool) {
+      Value* v = load(i8_, pos(), 0);
+      fail_if(b_.CreateICmpUGT(v, c8(1)));
+      store(v, base, in.offset);
+      advance(1);
+      return;
+    }
+    store(load(int_type(in.width), pos(), 0), base, in.offset);
+    advance(in.width);
+  }
+
+  void variable(Value* context, const Instr& in, Value* base) {
+    Value* slot = at(base, in.offset);
+    switch (in.op) {
+      case Op::Header: {
+        need(c64(2));
+        fail_if(b_.CreateICmpNE(load(i8_, pos(), 0), c8(wire::kMagic)));
+        Value* flags = load(i8_, pos(), 1);
+        advance(2);
+        const std::uint8_t with = wire::kVersion | wire::kHasFingerprint;
+        BasicBlock* has = block("fingerprint");
+        BasicBlock* done = block("header.done");
+        if (options_.require_fingerprint) {
+          fail_if(b_.CreateICmpNE(flags, c8(with)));
+          b_.CreateBr(has);
+        } else {
+          BasicBlock* other = block("header.plain");
+          b_.CreateCondBr(b_.CreateICmpEQ(flags, c8(with)), has, other);
+          b_.SetInsertPoint(other);
+          fail_if(b_.CreateICmpNE(flags, c8(wire::kVersion)));
+          b_.CreateBr(done);
+        }
+        b_.SetInsertPoint(has);
+        need(c64(8));
+        fail_if(b_.CreateICmpNE(load(i64_, pos(), 0), c64(plan_.fingerprint)));
+        advance(8);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::VarUint:
+        store(b_.CreateTrunc(get_varuint(in.width * 8u), int_type(in.width)), slot, 0);
+        return;
+      case Op::VarSint:
+        store(b_.CreateTrunc(unzigzag(get_varuint(in.width * 8u)), int_type(in.width)), slot, 0);
+        return;
+      case Op::Int64Compact: {
+        need(c64(4));
+        Value* first = load(i8_, pos(), 0);
+        BasicBlock* small = block("sli.small");
+        BasicBlock* large = block("sli.large");
+        BasicBlock* done = block("sli.done");
+        b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(first, c8(1)), c8(0)), small, large);
+        b_.SetInsertPoint(small);
+        Value* raw = load(i32_, pos(), 0);
+        store(b_.CreateSExt(b_.CreateAShr(raw, llvm::ConstantInt::get(i32_, 1)), i64_), slot, 0);
+        advance(4);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(large);
+        fail_if(b_.CreateICmpNE(first, c8(0x01)));
+        need(c64(9));
+        Value* v = load(i64_, pos(), 1);
+        // The long form of a value that fits the short one is refused: one encoding per value.
+        fail_if(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)));
+        store(v, slot, 0);
+        advance(9);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::String: {
+        Value* n = get_count(1);
+        fail_if(b_.CreateNot(b_.CreateCall(string_assigner(), {slot, pos(), end_, n})));
+        b_.CreateStore(b_.CreateInBoundsGEP(i8_, pos(), n), p_);
+        return;
+      }
+      case Op::Bytes: {
+        Value* n = get_count(1);
+        b_.CreateCall(
+            helper("jitser_rt_assign_bytes", Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}),
+            {slot, const_ptr(in.type->list_ops), pos(), n});
+        b_.CreateStore(b_.CreateInBoundsGEP(i8_, pos(), n), p_);
+        return;
+      }
+      case Op::Enum: {
+        Value* v = unzigzag(get_varuint(64));
+        BasicBlock* ok = block("enum.ok");
+        llvm::SwitchInst* sw =
+            b_.CreateSwitch(v, fail_, static_cast<unsigned>(in.type->values.size()));
+        std::vector<std::int64_t> seen;
+        for (const EnumValue& d : in.type->values) {
+          if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
+          seen.push_back(d.value);
+          sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
+        }
+        b_.SetInsertPoint(ok);
+        store(b_.CreateTrunc(v, int_type(in.width)), slot, 0);
+        return;
+      }
+      case Op::Decimal: {
+        Value* unscaled = unzigzag(get_varuint(64));
+        Value* scale = unzigzag(get_varuint(64));
+        Value* fits = b_.CreateICmpEQ(b_.CreateSExt(b_.CreateTrunc(scale, i32_), i64_), scale);
+        fail_if(b_.CreateNot(fits));
+        store(unscaled, slot, offsetof(Decimal, unscaled));
+        store(b_.CreateTrunc(scale, i32_), slot, offsetof(Decimal, scale));
+        return;
+      }
+      case Op::Time: {
+        Value* next =
+            b_.CreateCall(helper("jitser_rt_read_time", ptr_, {ptr_, ptr_, i32_, ptr_}),
+                          {pos(), end_, llvm::ConstantInt::get(i32_, in.width), scratch_});
+        fail_if(b_.CreateIsNull(next));
+        b_.CreateStore(next, p_);
+        store(b_.CreateLoad(i64_, scratch_), slot, 0);
+        return;
+      }
+      case Op::Struct:
+        enter(context);
+        call_routine(context, in.a, slot);
+        leave(context);
+        return;
+      case Op::Nullable: {
+        const NullableOps* ops = in.type->nullable_ops;
+        Value* flag = get_byte();
+        BasicBlock* null = block("null");
+        BasicBlock* some = block("some");
+        BasicBlock* done = block("done");
+        llvm::SwitchInst* sw = b_.CreateSwitch(flag, fail_, 2);
+        sw->addCase(c8(wire::kNull), null);
+        sw->addCase(c8(wire::kNotNull), some);
+        b_.SetInsertPoint(null);
+        call_host(reinterpret_cast<const void*>(ops->reset),
+                  FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {slot});
+        b_.CreateBr(done);
+        b_.SetInsertPoint(some);
+        Value* value = call_host(reinterpret_cast<const void*>(ops->emplace),
+                                 FunctionType::get(ptr_, {ptr_}, false), {slot});
+        enter(context);
+        call_routine(context, in.a, value);
+        leave(context);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::Shared: {
+        Value* next = b_.CreateCall(
+            helper("jitser_rt_read_shared", ptr_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}),
+            {context, pos(), end_, slot, const_ptr(in.type), fill_});
+        fail_if(b_.CreateIsNull(next));
+        b_.CreateStore(next, p_);
+        Value* object = b_.CreateLoad(ptr_, fill_);
+        BasicBlock* fresh = block("shared.new");
+        BasicBlock* done = block("shared.done");
+        b_.CreateCondBr(b_.CreateIsNull(object), done, fresh);
+        b_.SetInsertPoint(fresh);
+        enter(context);
+        call_routine(context, in.a, object);
+        leave(context);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::List: {
+        const ListOps* ops = in.type->list_ops;
+        FunctionType* resize_type = FunctionType::get(Type::getVoidTy(ctx_), {ptr_, i64_}, false);
+        Value* n = get_count(plan_.routines[in.a].min_wire_bytes);
+        BasicBlock* none = block("list.empty");
+        BasicBlock* some = block("list.some");
+        BasicBlock* done = block("list.done");
+        b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), none, some);
+        b_.SetInsertPoint(none);
+        call_host(reinterpret_cast<const void*>(ops->resize), resize_type, {slot, c64(0)});
+        b_.CreateBr(done);
+        b_.SetInsertPoint(some);
+        fail_if(b_.CreateICmpNE(get_byte(), c8(in.width)));
+        call_host(reinterpret_cast<const void*>(ops->resize), resize_type, {slot, n});
+        if (!ops->data) {
+          Value* next = b_.CreateCall(
+              helper("jitser_rt_read_bool_list", ptr_, {ptr_, ptr_, ptr_, ptr_, i64_}),
+              {pos(), end_, slot, const_ptr(ops), n});
+          fail_if(b_.CreateIsNull(next));
+          b_.CreateStore(next, p_);
+        } else {
+          elements(context, in.a, load(ptr_, slot, 0), element_of(in).size, n);
+        }
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return;
+      }
+      case Op::Array: elements(context, in.a, slot, element_of(in).size, c64(in.b)); return;
+      case Op::Map: {
+        const std::uint32_t min_entry =
+            plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
+        Function* read_map = helper("jitser_rt_read_map", ptr_,
+                                    {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, i32_, ptr_, ptr_});
+        Value* next = b_.CreateCall(
+            read_map, {context, pos(), end_, slot, const_ptr(in.type), c8(in.width),
+                       llvm::ConstantInt::get(i32_, min_entry), routines_[in.a], routines_[in.b]});
+        fail_if(b_.CreateIsNull(next));
+        b_.CreateStore(next, p_);
+        return;
+      }
+      default: return;
+    }
+  }
+
+  void call_routine(Value* context, std::uint32_t r, Value* object) {
+    Value* next = b_.CreateCall(fn_type_, routines_[r], {context, pos(), end_, object});
+    fail_if(b_.CreateIsNull(next));
+    b_.CreateStore(next, p_);
+  }
+
+  void elements(Value* context, std::uint32_t r, Value* data, std::uint64_t stride, Value* n) {
+    enter(context);
+    BasicBlock* head = b_.GetInsertBlock();
+    BasicBlock* loop = block("each");
+    BasicBlock* done = block("each.done");
+    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
+    i->addIncoming(c64(0), head);
+    call_routine(context, r, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
+    Value* next = b_.CreateAdd(i, c64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
+    b_.SetInsertPoint(done);
+    leave(context);
+  }
+
+  FunctionType* fn_type_;
+  Value* end_ = nullptr;
+  Value* p_ = nullptr;
+  Value* scratch_ = nullptr;
+  Value* fill_ = nullptr;
+};
+
+}  // namespace
+
+std::string entry_name(const Plan& plan) {
+  return std::string("jitser.") +
+         (plan.direction == Direction::Serialize ? "serialize." : "deserialize.") +
+         format_name(plan.format) + "." + symbol_text(display_name(*plan.root_type));
+}
+
+void emit_plan(const Plan& plan, const RunOptions& options, llvm::Module& module) {
+  if (plan.direction == Direction::Serialize) {
+    WriteEmitter(plan, options, module).emit(entry_name(plan));
+  } else {
+    ReadEmitter(plan, options, module).emit(entry_name(plan));
+  }
+}
+
+}  // namespace jitser::jit

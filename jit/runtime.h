@@ -1,0 +1,112 @@
+// The contract between compiled codecs and the host: the context each call runs in, the entry
+// signatures, and the native helpers compiled code calls for work that is not worth emitting as
+// IR (allocation, UTF-8 validation, shared-object identity, map iteration).
+//
+// Compiled code only decides success or failure; it builds no messages. When it fails, the
+// engine runs the interpreter on the same call, which finds the same failure and reports it with
+// its code, offset and path. So errors are identical in both tiers by construction, and the hot
+// code carries no string building.
+//
+// Both sides of this contract are compiled by the host compiler, except the IR emitted in
+// jit/lower_ir.cpp, which must agree with the layouts below; the static_asserts in runtime.cpp
+// and the LayoutProbe checks guard that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "formats/buffer.h"
+#include "typeinfo/type_desc.h"
+
+namespace jitser::jit {
+
+/// Where a serializer writes: the cursor and the end of the buffer's capacity. A failed write
+/// returns a null cursor.
+struct WriteSpan {
+  std::uint8_t* cursor;
+  std::uint8_t* limit;
+};
+
+struct WriteContext {
+  std::uint32_t depth = 0;  // offset 0: compiled code counts nesting here
+  std::uint32_t max_depth = 0;
+  Buffer* out = nullptr;
+  // Shared objects written so far, keyed by (address, shared_ptr type), as the interpreter does;
+  // made by the first shared_ptr written, so calls without any pay nothing for it.
+  struct IdentityHash {
+    std::size_t operator()(const std::pair<const void*, const SharedOps*>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + std::hash<const void*>()(k.second);
+    }
+  };
+  using IdentityMap =
+      std::unordered_map<std::pair<const void*, const SharedOps*>, std::uint32_t, IdentityHash>;
+  std::unique_ptr<IdentityMap> refs;
+};
+
+struct ReadContext {
+  std::uint32_t depth = 0;  // offset 0, as in WriteContext
+  std::uint32_t max_depth = 0;
+  // Objects read through shared_ptr fields, by reference id, with the type they were read as.
+  struct SharedObject {
+    std::shared_ptr<void> object;
+    const TypeDesc* holder;
+  };
+  std::vector<SharedObject> refs;
+};
+
+/// A compiled routine. Serialize: writes the object at `base`; deserialize: reads into it and
+/// returns the input position after the value, or null on failure.
+using WriteFn = WriteSpan (*)(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                              const std::uint8_t* base);
+using ReadFn = const std::uint8_t* (*)(ReadContext* ctx, const std::uint8_t* p,
+                                       const std::uint8_t* end, std::uint8_t* base);
+
+extern "C" {
+// Serialize helpers.
+WriteSpan jitser_rt_grow(WriteContext* ctx, std::uint8_t* cursor, std::size_t need);
+/// The reference id of an object written before, or -1 after recording it as new.
+std::int64_t jitser_rt_shared_id(WriteContext* ctx, const void* object, const SharedOps* ops);
+WriteSpan jitser_rt_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                    const void* list, const ListOps* ops, std::size_t n);
+WriteSpan jitser_rt_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                              const void* map, const MapOps* ops, std::uint8_t header, WriteFn key,
+                              WriteFn value);
+
+// Deserialize helpers.
+/// Checks the bytes are UTF-8 and assigns them to the std::string at `s`.
+bool jitser_rt_assign_string(void* s, const std::uint8_t* p, std::size_t n);
+void jitser_rt_assign_bytes(void* list, const ListOps* ops, const std::uint8_t* p, std::size_t n);
+const std::uint8_t* jitser_rt_read_time(const std::uint8_t* p, const std::uint8_t* end,
+                                        std::uint32_t unit, std::int64_t* ticks);
+/// Reads a shared_ptr's flag (and reference id). Sets *fill to the new object whose fields come
+/// next, or null when the flag said null or referred to an object read before.
+const std::uint8_t* jitser_rt_read_shared(ReadContext* ctx, const std::uint8_t* p,
+                                          const std::uint8_t* end, void* holder,
+                                          const TypeDesc* type, void** fill);
+const std::uint8_t* jitser_rt_read_bool_list(const std::uint8_t* p, const std::uint8_t* end,
+                                             void* list, const ListOps* ops, std::size_t n);
+const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
+                                       const std::uint8_t* end, void* map, const TypeDesc* type,
+                                       std::uint8_t header, std::uint32_t min_entry, ReadFn key,
+                                       ReadFn value);
+}
+
+/// Compiled code reads the standard library's containers in place, as libstdc++ lays them out:
+///   std::string     {char* data; size_t size; union {char local[16]; size_t capacity;}}
+///   std::vector<T>  {T* begin; T* end; T* end_of_storage}
+///   unique_ptr<T>, shared_ptr<T>: the T* first;  std::optional<T>: {T value; bool engaged}
+/// This checks those layouts in the running program; the JIT refuses to start without them.
+bool std_layouts_match();
+
+/// A helper's name and address, for the JIT's symbol table.
+struct HelperSymbol {
+  const char* name;
+  void* address;
+};
+std::vector<HelperSymbol> helper_symbols();
+
+}  // namespace jitser::jit
