@@ -22,8 +22,10 @@ std::string text100(std::size_t i) {
   return s;
 }
 
-void collect(const std::shared_ptr<Account>& a, std::set<Account*>& seen) {
-  if (!a || !seen.insert(a.get()).second) return;
+// Holds a reference to every account reachable, so none is freed while links are cut.
+void collect(const std::shared_ptr<Account>& a,
+             std::map<Account*, std::shared_ptr<Account>>& seen) {
+  if (!a || !seen.emplace(a.get(), a).second) return;
   collect(a->manager, seen);
   for (const auto& f : a->friends) collect(f, seen);
 }
@@ -31,11 +33,11 @@ void collect(const std::shared_ptr<Account>& a, std::set<Account*>& seen) {
 }  // namespace
 
 Graph::~Graph() {
-  std::set<Account*> seen;
+  std::map<Account*, std::shared_ptr<Account>> seen;
   for (const auto& a : accounts) collect(a, seen);
   for (const auto& [name, a] : by_name) collect(a, seen);
   collect(owner, seen);
-  for (Account* a : seen) {
+  for (const auto& [raw, a] : seen) {
     a->manager.reset();
     a->friends.clear();
   }

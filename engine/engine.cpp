@@ -91,6 +91,8 @@ struct CodecState {
 
 struct Engine::Impl {
   EngineOptions options;
+  // JITSER_JIT_FAULT=<type>: compiling that type hands LLVM invalid IR, to rehearse a failure.
+  std::string fault_type;
   mutable std::mutex mutex;
   Registry registry;
   std::map<std::pair<const TypeDesc*, Format>, std::unique_ptr<detail::CodecState>> codecs;
@@ -164,8 +166,10 @@ struct Engine::Impl {
     const Clock::time_point start = Clock::now();
     Status failure;
     jit::Compiler* c = get_compiler(failure);
-    Result<jit::CompiledCodec> code = c ? c->compile(state.serialize, state.deserialize, state.run)
-                                        : Result<jit::CompiledCodec>(failure);
+    const bool reject = !fault_type.empty() && fault_type == display_name(*state.type);
+    Result<jit::CompiledCodec> code =
+        c ? c->compile(state.serialize, state.deserialize, state.run, reject)
+          : Result<jit::CompiledCodec>(failure);
     state.compile_ms = ms_since(start);
     if (!code) {
       state.failure = code.status().to_string();
@@ -190,6 +194,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   options.jit = policy_from_environment(options.jit);
   options.profiling = profiling_from_environment(options.profiling);
   impl_->options = options;
+  if (const char* fault = std::getenv("JITSER_JIT_FAULT")) impl_->fault_type = fault;
 }
 
 Engine::~Engine() {
@@ -230,7 +235,9 @@ Status Engine::compile_all() {
     for (const TypeDesc* type : impl_->registry.types()) {
       if (type->kind != Kind::Struct) continue;
       for (Format format : {Format::Binary}) {
-        Result<detail::CodecState*> state = impl_->codec_for(type, format);
+        // Through resolve(), which binds the type's references to other registered types.
+        Result<detail::CodecState*> state =
+            impl_->codec_for(impl_->registry.resolve(type->name), format);
         if (!state) return state.status();
       }
     }

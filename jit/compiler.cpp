@@ -5,6 +5,8 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -16,6 +18,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
 
 #include <mutex>
 #include <string>
@@ -30,6 +33,21 @@ namespace {
 Status llvm_failure(const std::string& what, llvm::Error error) {
   return Status(Errc::jit_failed, what + ": " + llvm::toString(std::move(error)));
 }
+
+// A host built with AddressSanitizer gets compiled code instrumented the same way, so memory
+// errors in generated code are reported like errors in the host's own code. The module needs no
+// constructor: the host's runtime is initialized already.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kHostHasAsan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kHostHasAsan = true;
+#else
+constexpr bool kHostHasAsan = false;
+#endif
+#else
+constexpr bool kHostHasAsan = false;
+#endif
 
 // LLVM's target registry is process-wide and initialized once; everything else is per Compiler.
 void initialize_llvm() {
@@ -57,7 +75,7 @@ struct Built {
 };
 
 Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& options,
-                    bool optimize) {
+                    bool optimize, bool reject = false) {
   initialize_llvm();
   Built built;
   auto host = host_machine();
@@ -70,6 +88,12 @@ Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& 
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
   for (const Plan* plan : plans) emit_plan(*plan, options, *built.module);
+  if (reject) {  // a function whose only block has no terminator
+    llvm::Function* bad = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(*built.context), false),
+        llvm::Function::ExternalLinkage, "jitser.rejected", *built.module);
+    llvm::BasicBlock::Create(*built.context, "entry", bad);
+  }
 
   std::string problems;
   llvm::raw_string_ostream os(problems);
@@ -87,6 +111,16 @@ Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& 
     passes.registerFunctionAnalyses(fam);
     passes.registerLoopAnalyses(lam);
     passes.crossRegisterProxies(lam, fam, cgam, mam);
+    if (kHostHasAsan) {
+      for (llvm::Function& f : *built.module) {
+        if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
+      }
+      passes.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm,
+                                                llvm::OptimizationLevel) {
+        mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}, false, false,
+                                               llvm::AsanDtorKind::None, llvm::AsanCtorKind::None));
+      });
+    }
     passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*built.module, mam);
   }
   return built;
@@ -165,8 +199,8 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
 }
 
 Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
-                                        const RunOptions& options) {
-  Result<Built> built = build({&serialize, &deserialize}, options, true);
+                                        const RunOptions& options, bool reject) {
+  Result<Built> built = build({&serialize, &deserialize}, options, true, reject);
   if (!built) return built.status();
   Result<llvm::SmallVector<char, 0>> object = emit(*built, llvm::CodeGenFileType::ObjectFile);
   if (!object) return object.status();

@@ -41,8 +41,9 @@ class Compiler {
   Compiler& operator=(const Compiler&) = delete;
 
   /// Compiles and links one codec. Any LLVM failure comes back as a Status (Errc::jit_failed).
+  /// With `reject`, the module handed to LLVM is made invalid, to rehearse that failure.
   Result<CompiledCodec> compile(const Plan& serialize, const Plan& deserialize,
-                                const RunOptions& options);
+                                const RunOptions& options, bool reject = false);
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -11,9 +11,6 @@
 
 namespace jitser::jit {
 
-static_assert(offsetof(WriteContext, depth) == 0 && offsetof(ReadContext, depth) == 0,
-              "compiled code counts nesting at offset 0 of its context");
-
 extern "C" {
 
 WriteSpan jitser_rt_grow(WriteContext* ctx, std::uint8_t* cursor, std::size_t need) {
@@ -186,7 +183,12 @@ bool std_layouts_match() {
   std::optional<std::string> os;
   std::optional<std::int32_t> oi;
   std::optional<double> od;
-  return sizeof(std::string) == 32 && word_at(local, 0) == local.data() && size_at(local, 8) == 3 &&
+  const WriteContext write_context;
+  const ReadContext read_context;
+  // Compiled code counts nesting at the start of its context.
+  return static_cast<const void*>(&write_context) == &write_context.depth &&
+         static_cast<const void*>(&read_context) == &read_context.depth &&
+         sizeof(std::string) == 32 && word_at(local, 0) == local.data() && size_at(local, 8) == 3 &&
          local.data() == reinterpret_cast<const char*>(&local) + 16 &&
          word_at(heap, 0) == heap.data() && size_at(heap, 16) == heap.capacity() &&
          word_at(v, 0) == v.data() && word_at(v, 8) == v.data() + 3 &&

@@ -8,8 +8,8 @@
 // code carries no string building.
 //
 // Both sides of this contract are compiled by the host compiler, except the IR emitted in
-// jit/lower_ir.cpp, which must agree with the layouts below; the static_asserts in runtime.cpp
-// and the LayoutProbe checks guard that.
+// jit/plan_to_ir.cpp, which must agree with the layouts below; std_layouts_match() checks them
+// when a Compiler starts.
 #pragma once
 
 #include <cstddef>
@@ -99,7 +99,8 @@ const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
 ///   std::string     {char* data; size_t size; union {char local[16]; size_t capacity;}}
 ///   std::vector<T>  {T* begin; T* end; T* end_of_storage}
 ///   unique_ptr<T>, shared_ptr<T>: the T* first;  std::optional<T>: {T value; bool engaged}
-/// This checks those layouts in the running program; the JIT refuses to start without them.
+/// It also counts nesting in the first field of its contexts. This checks those layouts in the
+/// running program; the JIT refuses to start without them.
 bool std_layouts_match();
 
 /// A helper's name and address, for the JIT's symbol table.

@@ -14,13 +14,19 @@
 
 namespace jitser::test {
 
-/// The codec for T, failing the test (with the reason) when there is none.
+/// The codec for T, failing the test (with the reason) when there is none. When the suite runs
+/// with JITSER_JIT=sync, a codec that did not compile fails the test too: otherwise a JIT that
+/// falls back to the interpreter would pass every test while testing nothing.
 template <class T>
 Codec<T> codec_of(Engine& engine, Format format = Format::Binary) {
   auto codec = engine.codec<T>(format);
   if (!codec) {
     ADD_FAILURE() << "no codec: " << codec.status().to_string();
     std::abort();
+  }
+  if (engine.jit_policy() == JitPolicy::Sync) {
+    const CodecStats stats = codec->dyn().stats();
+    EXPECT_EQ(stats.tier, Tier::Compiled) << stats.type << " did not compile: " << stats.failure;
   }
   return *codec;
 }

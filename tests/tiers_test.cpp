@@ -1,0 +1,393 @@
+// The two tiers side by side: identical bytes, values and errors; the tiering policies; the
+// statistics; compile failure; threads calling while codecs switch tiers.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/payloads.h"
+#include "support.h"
+
+namespace jitser::test {
+namespace {
+
+using namespace payloads;
+
+// Tests here pick their policies themselves, so they put JITSER_JIT aside while they run.
+class WithoutJitEnvironment {
+ public:
+  explicit WithoutJitEnvironment(const char* fault = nullptr) {
+    save("JITSER_JIT");
+    save("JITSER_JIT_FAULT");
+    if (fault) setenv("JITSER_JIT_FAULT", fault, 1);
+  }
+  ~WithoutJitEnvironment() {
+    for (auto& [name, value] : saved_) {
+      if (value) {
+        setenv(name.c_str(), value->c_str(), 1);
+      } else {
+        unsetenv(name.c_str());
+      }
+    }
+  }
+
+ private:
+  void save(const char* name) {
+    const char* v = std::getenv(name);
+    saved_.emplace_back(name, v ? std::make_optional<std::string>(v) : std::nullopt);
+    unsetenv(name);
+  }
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+struct Pair {
+  WithoutJitEnvironment env;
+  Engine interp;
+  Engine jit;
+  explicit Pair(EngineOptions options = {})
+      : interp(with(options, JitPolicy::Off)), jit(with(options, JitPolicy::Sync)) {
+    EXPECT_TRUE(register_all(interp).ok());
+    EXPECT_TRUE(register_all(jit).ok());
+  }
+  static EngineOptions with(EngineOptions o, JitPolicy policy) {
+    o.jit = policy;
+    return o;
+  }
+};
+
+template <class T>
+void expect_same_outcome(Pair& both, std::span<const std::uint8_t> input) {
+  auto slow = codec_of<T>(both.interp);
+  auto fast = codec_of<T>(both.jit);
+  T a{}, b{};
+  const Status sa = slow.deserialize(input, a);
+  const Status sb = fast.deserialize(input, b);
+  ASSERT_EQ(sa.to_string(), sb.to_string()) << "input " << to_hex(input);
+  if (!sa.ok()) return;
+  Buffer wa, wb;
+  ASSERT_TRUE(slow.serialize(a, wa).ok());
+  ASSERT_TRUE(fast.serialize(b, wb).ok());
+  ASSERT_EQ(to_hex(wa.bytes()), to_hex(wb.bytes()));
+}
+
+TEST(Tiers, EveryPayloadGivesIdenticalBytesAndValues) {
+  Pair both;
+  for_each_payload([&](const char* name, const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    SCOPED_TRACE(name);
+    auto slow = codec_of<T>(both.interp);
+    auto fast = codec_of<T>(both.jit);
+    Buffer a, b;
+    ASSERT_TRUE(slow.serialize(value, a).ok());
+    ASSERT_TRUE(fast.serialize(value, b).ok());
+    ASSERT_EQ(a.to_vector(), b.to_vector());
+    T back{};
+    ASSERT_TRUE(fast.deserialize(b.bytes(), back).ok());
+    EXPECT_TRUE(back == value);
+
+    const CodecStats stats = fast.dyn().stats();
+    EXPECT_EQ(stats.tier, Tier::Compiled);
+    EXPECT_EQ(stats.jit, JitState::Compiled);
+    EXPECT_GT(stats.code_bytes, 0u);
+    EXPECT_GT(stats.compile_ms, 0.0);
+    EXPECT_GE(stats.compiled_calls, 2u);
+    EXPECT_EQ(stats.interpreter_calls, 0u);
+    EXPECT_EQ(stats.tier_disagreements, 0u);
+    const CodecStats off = slow.dyn().stats();
+    EXPECT_EQ(off.tier, Tier::Interpreter);
+    EXPECT_EQ(off.jit, JitState::Off);
+    EXPECT_GE(off.interpreter_calls, 1u);
+  });
+}
+
+// Truncation at every byte and random byte mutations of each payload's encoding: both tiers
+// accept or refuse alike, with the same error text (code, offset, path), and what they accept
+// they write back alike.
+template <class T>
+void mutate_and_compare(Pair& both, const T& value, int mutations) {
+  auto codec = codec_of<T>(both.interp);
+  Buffer good;
+  ASSERT_TRUE(codec.serialize(value, good).ok());
+  const std::vector<std::uint8_t> bytes = good.to_vector();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    expect_same_outcome<T>(both, std::span(bytes.data(), n));
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  std::mt19937 rng(12345);
+  for (int i = 0; i < mutations; ++i) {
+    std::vector<std::uint8_t> bad = bytes;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      bad[rng() % bad.size()] = static_cast<std::uint8_t>(rng());
+    }
+    expect_same_outcome<T>(both, bad);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  EXPECT_EQ(codec_of<T>(both.jit).dyn().stats().tier_disagreements, 0u);
+}
+
+TEST(Tiers, BadInputGivesIdenticalErrors) {
+  Pair both;
+  mutate_and_compare(both, make_media_content(), 4000);
+  mutate_and_compare(both, make_sample(), 4000);
+  mutate_and_compare(both, make_a1(), 2000);
+  mutate_and_compare(both, make_graph(), 300);
+}
+
+TEST(Tiers, WriteErrorsAreIdentical) {
+  Pair both;
+  MediaContent bad_enum = make_media_content();
+  bad_enum.media.player = static_cast<Player>(99);
+  Buffer a, b;
+  const Status sa = codec_of<MediaContent>(both.interp).serialize(bad_enum, a);
+  const Status sb = codec_of<MediaContent>(both.jit).serialize(bad_enum, b);
+  EXPECT_EQ(sa.code(), Errc::unknown_enum);
+  EXPECT_EQ(sa.to_string(), sb.to_string());
+}
+
+TEST(Tiers, DepthLimitIsIdentical) {
+  Pair both(EngineOptions{.max_depth = 2});
+  const MediaContent value = make_media_content();
+  Buffer a, b;
+  const Status sa = codec_of<MediaContent>(both.interp).serialize(value, a);
+  const Status sb = codec_of<MediaContent>(both.jit).serialize(value, b);
+  EXPECT_EQ(sa.code(), Errc::depth_exceeded);
+  EXPECT_EQ(sa.to_string(), sb.to_string());
+
+  // A chain of managers nested deeper than the default limit (128): written by an engine with
+  // a higher limit, refused by both tiers with the default one.
+  Graph g;
+  g.owner = std::make_shared<Account>();
+  Account* last = g.owner.get();
+  for (int i = 0; i < 200; ++i) {
+    last->manager = std::make_shared<Account>();
+    last = last->manager.get();
+  }
+  Pair deep;
+  const Status wa = codec_of<Graph>(deep.interp).serialize(g, a);
+  const Status wb = codec_of<Graph>(deep.jit).serialize(g, b);
+  EXPECT_EQ(wa.code(), Errc::depth_exceeded);
+  EXPECT_EQ(wa.to_string(), wb.to_string());
+  Pair permissive(EngineOptions{.max_depth = 1000});
+  Buffer bytes;
+  ASSERT_TRUE(codec_of<Graph>(permissive.jit).serialize(g, bytes).ok());
+  expect_same_outcome<Graph>(deep, bytes.bytes());
+  Graph back;
+  EXPECT_EQ(codec_of<Graph>(deep.jit).deserialize(bytes.bytes(), back).code(),
+            Errc::depth_exceeded);
+}
+
+TEST(Policies, OffNeverCompiles) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(e).ok());
+  auto codec = codec_of<MediaContent>(e);
+  EXPECT_TRUE(e.compile_all().ok());
+  EXPECT_EQ(codec.dyn().stats().jit, JitState::Off);
+  EXPECT_EQ(codec.dyn().stats().tier, Tier::Interpreter);
+}
+
+TEST(Policies, AsyncSwitchesAndCompileAllWaits) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Async});
+  ASSERT_TRUE(register_all(e).ok());
+  auto codec = codec_of<MediaContent>(e);
+  const MediaContent value = make_media_content();
+  Buffer before, after;
+  ASSERT_TRUE(codec.serialize(value, before).ok());  // whichever tier is ready
+  ASSERT_TRUE(e.compile_all().ok());
+  EXPECT_EQ(codec.dyn().stats().tier, Tier::Compiled);
+  ASSERT_TRUE(codec.serialize(value, after).ok());
+  EXPECT_EQ(before.to_vector(), after.to_vector());
+  // compile_all made and compiled a codec for every registered struct.
+  for (const CodecStats& s : e.stats()) EXPECT_EQ(s.jit, JitState::Compiled) << s.type;
+  EXPECT_EQ(e.stats().size(), 16u);
+}
+
+TEST(Policies, LazyCompilesAfterEnoughCalls) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Lazy, .lazy_calls = 5});
+  ASSERT_TRUE(register_all(e).ok());
+  auto codec = codec_of<A1>(e);
+  const A1 value = make_a1();
+  Buffer out;
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(codec.serialize(value, out).ok());
+  EXPECT_EQ(codec.dyn().stats().jit, JitState::Waiting);
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(codec.serialize(value, out).ok());
+  EXPECT_NE(codec.dyn().stats().jit, JitState::Waiting);
+  ASSERT_TRUE(e.compile_all().ok());
+  EXPECT_EQ(codec.dyn().stats().tier, Tier::Compiled);
+  A1 back;
+  ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+  EXPECT_TRUE(back == value);
+}
+
+TEST(Policies, EnvironmentOverridesTheOptions) {
+  WithoutJitEnvironment env;
+  setenv("JITSER_JIT", "off", 1);
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  EXPECT_EQ(e.jit_policy(), JitPolicy::Off);
+}
+
+TEST(Tiers, FailedCompilationStaysOnTheInterpreter) {
+  WithoutJitEnvironment env("A1");  // JITSER_JIT_FAULT: LLVM is handed IR it must reject
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  ASSERT_TRUE(register_all(e).ok());
+  auto a1 = e.codec<A1>(Format::Binary);
+  ASSERT_TRUE(a1);
+  const CodecStats stats = a1->dyn().stats();
+  EXPECT_EQ(stats.jit, JitState::Failed);
+  EXPECT_EQ(stats.tier, Tier::Interpreter);
+  EXPECT_NE(stats.failure.find("does not verify"), std::string::npos) << stats.failure;
+  const A1 value = make_a1();
+  A1 back;
+  ASSERT_TRUE(a1->serialize(value).ok());
+  ASSERT_TRUE(a1->deserialize(*a1->serialize(value), back).ok());
+  EXPECT_TRUE(back == value);
+  // Other codecs of the engine still compile.
+  EXPECT_EQ(codec_of<MediaContent>(e).dyn().stats().tier, Tier::Compiled);
+  const Status all = e.compile_all();
+  EXPECT_EQ(all.code(), Errc::jit_failed);
+  EXPECT_NE(all.to_string().find("A1"), std::string::npos) << all.to_string();
+}
+
+TEST(Tiers, IrAndAssemblyForEveryPayload) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(e).ok());
+  for (const TypeDesc* type : e.types()) {
+    if (type->kind != Kind::Struct) continue;
+    auto codec = e.codec(type->name, Format::Binary);
+    ASSERT_TRUE(codec);
+    for (Direction d : {Direction::Serialize, Direction::Deserialize}) {
+      const std::string entry =
+          std::string(d == Direction::Serialize ? "jitser.serialize.binary."
+                                                : "jitser.deserialize.binary.") +
+          type->name;
+      auto ir = codec->dump_ir(d, false);
+      auto optimized = codec->dump_ir(d, true);
+      auto assembly = codec->dump_asm(d);
+      ASSERT_TRUE(ir && optimized && assembly) << type->name;
+      EXPECT_NE(ir->find("@" + entry + "("), std::string::npos) << type->name;
+      EXPECT_NE(*ir, *optimized);
+      EXPECT_NE(assembly->find(entry + ":"), std::string::npos) << type->name;
+    }
+  }
+}
+
+// A host built with AddressSanitizer instruments compiled code too (jit/compiler.cpp), so the
+// sanitizer runs of this suite and the fuzzer see memory errors in generated code.
+TEST(Tiers, CompiledCodeIsInstrumentedExactlyWhenTheHostIs) {
+#if defined(__SANITIZE_ADDRESS__)
+  const bool host_asan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  const bool host_asan = true;
+#else
+  const bool host_asan = false;
+#endif
+#else
+  const bool host_asan = false;
+#endif
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(e).ok());
+  auto ir = e.codec("MediaContent", Format::Binary)->dump_ir(Direction::Deserialize, true);
+  ASSERT_TRUE(ir);
+  EXPECT_EQ(ir->find("__asan_") != std::string::npos, host_asan);
+}
+
+std::size_t resident_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoul(line.substr(6));
+  }
+  return 0;
+}
+
+// Each Engine owns its LLJIT and code; destroying it frees them, so a loop of engines levels off.
+TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
+  WithoutJitEnvironment env;
+  auto one = [] {
+    Engine e(EngineOptions{.jit = JitPolicy::Sync});
+    ASSERT_TRUE(register_all(e).ok());
+    ASSERT_EQ(codec_of<MediaContent>(e).dyn().stats().tier, Tier::Compiled);
+  };
+  for (int i = 0; i < 5; ++i) one();
+  const std::size_t warm = resident_kb();
+  for (int i = 0; i < 40; ++i) one();
+  const std::size_t later = resident_kb();
+  // A leaked LLJIT with its code costs well over 200 KB; forty of them would show.
+  EXPECT_LT(later, warm + 8 * 1024) << "RSS grew from " << warm << " KB to " << later << " KB";
+}
+
+// Threads keep serializing and deserializing while the engine compiles in the background and
+// swaps each codec to compiled code; every call gives the right answer on whichever tier it
+// ran. Run under ThreadSanitizer by the test command.
+TEST(Concurrency, CallsWhileCodecsSwitchTiers) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Async, .compile_threads = 2});
+  ASSERT_TRUE(register_all(e).ok());
+  const MediaContent media = make_media_content();
+  const Graph graph = make_graph();
+  Buffer media_bytes, graph_bytes;
+  {
+    Engine reference(EngineOptions{.jit = JitPolicy::Off});
+    ASSERT_TRUE(register_all(reference).ok());
+    ASSERT_TRUE(codec_of<MediaContent>(reference).serialize(media, media_bytes).ok());
+    ASSERT_TRUE(codec_of<Graph>(reference).serialize(graph, graph_bytes).ok());
+  }
+  std::atomic<int> failures{0};
+  std::atomic<int> graph_failures{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      Buffer out;
+      int rounds = 0;
+      while (!stop.load() || rounds < 50) {
+        ++rounds;
+        if (t % 2 == 0) {
+          auto codec = e.codec<MediaContent>(Format::Binary);
+          MediaContent back;
+          if (!codec || !codec->serialize(media, out) ||
+              out.to_vector() != media_bytes.to_vector() ||
+              !codec->deserialize(media_bytes.bytes(), back) || !(back == media)) {
+            ++failures;
+          }
+        } else {
+          auto codec = e.codec<Graph>(Format::Binary);
+          Graph back;
+          if (!codec || !codec->serialize(graph, out) ||
+              out.to_vector() != graph_bytes.to_vector() ||
+              !codec->deserialize(graph_bytes.bytes(), back) || !(back == graph)) {
+            ++graph_failures;
+          }
+        }
+      }
+    });
+  }
+  ASSERT_TRUE(e.compile_all().ok());
+  stop = true;
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(graph_failures.load(), 0);
+  for (const CodecStats& s : e.stats()) {
+    EXPECT_EQ(s.tier, Tier::Compiled) << s.type;
+    EXPECT_EQ(s.tier_disagreements, 0u) << s.type;
+    if (s.type == "MediaContent" || s.type == "Graph") {
+      EXPECT_GT(s.compiled_calls, 0u) << s.type;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jitser::test
