@@ -197,21 +197,29 @@ class WriteEmitter : public EmitterBase {
     b_.CreateRet(llvm::ConstantAggregateZero::get(span_));
     b_.SetInsertPoint(body);
 
-    const Routine& routine = plan_.routines[r];
-    for (std::uint32_t i = routine.begin; i < routine.end;) {
-      // A run of instructions whose output size is known once their strings' sizes are loaded
-      // shares one capacity check.
-      std::uint32_t j = i;
+    // Runs of instructions whose output size is known once their strings' sizes are loaded
+    // share one capacity check. Nested structs are spliced into their parent's run when no
+    // depth is counted (jit: depth_bounded), so a run can span several structs.
+    std::vector<Step> steps;
+    expand(r, base, steps);
+    for (std::size_t i = 0; i < steps.size();) {
+      std::size_t j = i;
       std::uint64_t bound = 0;
       Value* need = nullptr;
-      for (; j < routine.end; ++j) {
-        const Instr& in = plan_.code[j];
+      auto add = [&](Value* n) { need = need ? b_.CreateAdd(need, n) : n; };
+      for (; j < steps.size(); ++j) {
+        const Instr& in = *steps[j].in;
+        Value* slot = at(steps[j].base, in.offset);
         if (in.op == Op::String) {
           bound += kStringSlack;
-          Value* n = load(i64_, at(base, in.offset), 8);
-          need = need ? b_.CreateAdd(need, n) : n;
+          add(load(i64_, slot, 8));
         } else if (fixed_bound(in) > 0) {
           bound += fixed_bound(in);
+        } else if (const Instr* inner = optional_leaf(in)) {
+          bound += 1 + (inner->op == Op::String ? kStringSlack : fixed_bound(*inner));
+          if (inner->op == Op::String) {
+            add(b_.CreateSelect(engaged(in, slot), load(i64_, slot, 8), c64(0)));
+          }
         } else {
           break;
         }
@@ -219,21 +227,79 @@ class WriteEmitter : public EmitterBase {
       if (j > i) {
         ensure(context, need ? b_.CreateAdd(need, c64(bound)) : c64(bound));
         for (; i < j; ++i) {
-          const Instr& in = plan_.code[i];
+          const Instr& in = *steps[i].in;
+          Value* slot = at(steps[i].base, in.offset);
           if (in.op == Op::String) {
-            bytes(context, in, at(base, in.offset), false);
+            bytes(context, in, slot, false);
+          } else if (const Instr* inner = optional_leaf(in)) {
+            optional_in_run(context, in, *inner, slot);
           } else {
-            bounded(in, base);
+            bounded(in, steps[i].base);
           }
         }
       } else {
-        unbounded(context, plan_.code[i++], base);
+        unbounded(context, *steps[i].in, steps[i].base);
+        ++i;
       }
     }
     Value* result = llvm::UndefValue::get(span_);
     result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, cursor_), 0);
     result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, limit_), 1);
     b_.CreateRet(result);
+  }
+
+  struct Step {
+    const Instr* in;
+    Value* base;  // what the instruction's offset is from
+  };
+
+  // The instructions of routine r, with nested structs spliced in where no depth is counted.
+  void expand(std::uint32_t r, Value* base, std::vector<Step>& out) {
+    const Routine& routine = plan_.routines[r];
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      const Instr& in = plan_.code[i];
+      if (in.op == Op::Struct && !track_depth_) {
+        expand(in.a, at(base, in.offset), out);
+      } else {
+        out.push_back({&in, base});
+      }
+    }
+  }
+
+  // For a std::optional whose element is one String or bounded instruction (and no depth is
+  // counted), that instruction: such an optional joins a run of bounded writes.
+  const Instr* optional_leaf(const Instr& in) const {
+    if (in.op != Op::Nullable || in.type->kind != Kind::Optional || track_depth_) return nullptr;
+    const Routine& element = plan_.routines[in.a];
+    if (element.end - element.begin != 1) return nullptr;
+    const Instr& inner = plan_.code[element.begin];
+    if (inner.offset != 0 || (inner.op != Op::String && fixed_bound(inner) == 0)) return nullptr;
+    return &inner;
+  }
+
+  // std::optional<T>: the value, then its engaged flag (jit/runtime.h).
+  Value* engaged(const Instr& in, Value* slot) {
+    return b_.CreateICmpNE(load(i8_, slot, element_of(in).size), c8(0));
+  }
+
+  // An optional_leaf inside a run whose room is reserved: its flag, then the value if any.
+  void optional_in_run(Value* context, const Instr& in, const Instr& inner, Value* slot) {
+    BasicBlock* some = block("opt.some");
+    BasicBlock* none = block("opt.none");
+    BasicBlock* done = block("opt.done");
+    b_.CreateCondBr(engaged(in, slot), some, none);
+    b_.SetInsertPoint(none);
+    put_byte(wire::kNull);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(some);
+    put_byte(wire::kNotNull);
+    if (inner.op == Op::String) {
+      bytes(context, inner, slot, false);
+    } else {
+      bounded(inner, slot);
+    }
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
   }
 
   // The most bytes an instruction writes, when it writes a bounded amount and calls nothing.
@@ -287,7 +353,8 @@ class WriteEmitter : public EmitterBase {
     advance(1);
   }
 
-  // LEB128, as a loop: most values take the first exit.
+  // LEB128, as a loop: most values take the first exit, and a measured branch-free variant
+  // (groups spread into one word) was slower on the benchmark payloads.
   void put_varuint(Value* v) {
     BasicBlock* head = b_.GetInsertBlock();
     BasicBlock* loop = block("varint");
@@ -419,10 +486,7 @@ class WriteEmitter : public EmitterBase {
         if (in.type->kind == Kind::UniquePtr) {
           value = load(ptr_, slot, 0);  // the default deleter leaves only the pointer
         } else {
-          // std::optional<T>: the value, then its engaged flag (jit/runtime.h).
-          Value* engaged = load(i8_, slot, element_of(in).size);
-          value = b_.CreateSelect(b_.CreateICmpNE(engaged, c8(0)), slot,
-                                  llvm::ConstantPointerNull::get(ptr_));
+          value = b_.CreateSelect(engaged(in, slot), slot, llvm::ConstantPointerNull::get(ptr_));
         }
         ensure(context, c64(1));
         flag_or_value(context, value, in.a, wire::kNotNull);
@@ -515,14 +579,28 @@ class WriteEmitter : public EmitterBase {
     put_varuint(n);
     if (in.op == Op::String) {
       // A string's storage always holds 16 bytes (its local buffer, or a heap block of more
-      // than 15 chars and a terminator), so short ones copy as two words.
-      BasicBlock* words = block("str.words");
+      // than 15 chars and a terminator), so up to 16 bytes copy as one 16-byte move, and up to
+      // 32 as two that overlap: the first and the last 16. Longer ones call memcpy.
+      Type* v16 = llvm::FixedVectorType::get(i8_, 16);
+      BasicBlock* one = block("str.one");
+      BasicBlock* not_one = block("str.longer");
+      BasicBlock* two = block("str.two");
       BasicBlock* call = block("str.memcpy");
       BasicBlock* done = block("str.done");
-      b_.CreateCondBr(b_.CreateICmpULE(n, c64(16)), words, call);
-      b_.SetInsertPoint(words);
-      store(load(i64_, data, 0), cursor(), 0);
-      store(load(i64_, data, 8), cursor(), 8);
+      b_.CreateCondBr(b_.CreateICmpULE(n, c64(16)), one, not_one);
+      b_.SetInsertPoint(one);
+      store(load(v16, data, 0), cursor(), 0);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(not_one);
+      b_.CreateCondBr(b_.CreateICmpULE(n, c64(32)), two, call);
+      b_.SetInsertPoint(two);
+      Value* tail = b_.CreateSub(n, c64(16));
+      Value* head_bytes = load(v16, data, 0);
+      Value* tail_bytes =
+          b_.CreateAlignedLoad(v16, b_.CreateInBoundsGEP(i8_, data, tail), llvm::MaybeAlign(1));
+      store(head_bytes, cursor(), 0);
+      b_.CreateAlignedStore(tail_bytes, b_.CreateInBoundsGEP(i8_, cursor(), tail),
+                            llvm::MaybeAlign(1));
       b_.CreateBr(done);
       b_.SetInsertPoint(call);
       b_.CreateMemCpy(cursor(), llvm::MaybeAlign(1), data, llvm::MaybeAlign(1), n);
