@@ -294,6 +294,9 @@ Result<const TypeDesc*> Registry::resolve_graph(TypeDesc* root) {
     state[&s] = 2;
     return true;
   };
+  // From the root first, so the path in the message starts at the type asked for; `seen` is
+  // ordered by address, which differs from run to run.
+  if (root->kind == Kind::Struct && !by_value(by_value, *root, root->name)) return failure;
   for (const TypeDesc* t : seen) {
     if (t->kind == Kind::Struct && state[t] == 0 && !by_value(by_value, *t, t->name)) {
       return failure;
