@@ -3,11 +3,13 @@
 // not is reported as an error instead of a time.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <type_traits>
 
 #include "bench/payloads.h"
+#include "bench/peers/protobuf_peer.h"
 
 namespace {
 
@@ -98,6 +100,78 @@ void register_binary(const std::string& payload, const T& sample, Tier tier) {
       });
 }
 
+// protobuf/<payload>/<op>/protobuf_generated: the same values through protoc's classes, from
+// and into the same plain structs, reusing the message, the output string and the target as
+// the jitser entries reuse their Buffer and target.
+template <class T>
+void register_protobuf(const std::string& payload, const T& sample) {
+  auto value = std::make_shared<T>(sample);
+  const std::string prefix = "protobuf/" + payload + "/";
+  benchmark::RegisterBenchmark(
+      (prefix + "serialize/protobuf_generated").c_str(), [value](benchmark::State& state) {
+        bench::protobuf_peer::Codec<T> codec;
+        std::string out;
+        for (auto _ : state) {
+          if (!codec.serialize(*value, out)) {
+            state.SkipWithError("serialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(out.data());
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+      });
+  benchmark::RegisterBenchmark(
+      (prefix + "deserialize/protobuf_generated").c_str(), [value](benchmark::State& state) {
+        bench::protobuf_peer::Codec<T> codec;
+        std::string in;
+        T target{};
+        if (!codec.serialize(*value, in) || !codec.deserialize(in, target) || !(target == *value)) {
+          state.SkipWithError("round trip does not give back an equal value");
+          return;
+        }
+        for (auto _ : state) {
+          if (!codec.deserialize(in, target)) {
+            state.SkipWithError("deserialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(&target);
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+      });
+}
+
+// binary/MediaContent/compile/jit: from registration to compiled code for every codec of
+// MediaContent (one module, holding Media's and Image's routines too), with the Engine's LLJIT
+// started on the way. Destroying the Engine is left out of the time.
+void register_compile() {
+  benchmark::RegisterBenchmark(
+      "binary/MediaContent/compile/jit",
+      [](benchmark::State& state) {
+        for (auto _ : state) {
+          auto engine = std::make_unique<Engine>(EngineOptions{.jit = JitPolicy::Sync});
+          const auto start = std::chrono::steady_clock::now();
+          if (!payloads::register_all(*engine) ||
+              !engine->codec<payloads::MediaContent>(Format::Binary)) {
+            state.SkipWithError("no codec");
+            break;
+          }
+          const auto end = std::chrono::steady_clock::now();
+          for (const CodecStats& s : engine->stats()) {
+            if (s.tier != Tier::Compiled) {
+              state.SkipWithError(("not compiled: " + s.failure).c_str());
+              return;
+            }
+          }
+          state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+          state.PauseTiming();
+          engine.reset();
+          state.ResumeTiming();
+        }
+      })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,6 +179,9 @@ int main(int argc, char** argv) {
     payloads::for_each_payload(
         [tier](const char* name, const auto& value) { register_binary(name, value, tier); });
   }
+  register_protobuf("MediaContent", payloads::make_media_content());
+  register_protobuf("Sample", payloads::make_sample());
+  register_compile();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

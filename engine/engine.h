@@ -80,7 +80,7 @@ struct CodecStats {
   Format format = Format::Binary;
   Tier tier = Tier::Interpreter;
   JitState jit = JitState::Off;
-  double compile_ms = 0;       // LLVM's time: IR, O2, machine code, linking
+  double compile_ms = 0;       // LLVM's time: IR, optimization, machine code, linking
   double ready_ms = 0;         // from the codec's creation until its compiled code was installed
   std::size_t code_bytes = 0;  // machine code of both directions
   std::uint64_t interpreter_calls = 0;  // approximate under concurrency: counted without locks

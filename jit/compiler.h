@@ -49,7 +49,7 @@ class Compiler {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The IR the JIT builds for a Plan, before or after the O2 pipeline.
+/// The IR the JIT builds for a Plan, before or after its optimization pipeline.
 Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized);
 /// The host assembly LLVM generates for that IR, with the JIT's target machine.
 Result<std::string> plan_asm(const Plan& plan, const RunOptions& options);

@@ -147,6 +147,9 @@ class EmitterBase {
       Function* f = Function::Create(
           type, root ? Function::ExternalLinkage : Function::InternalLinkage, name, module_);
       f->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+      // Routines are merged into the entry before simplification (jit/compiler.cpp); the
+      // inliner stops at recursion on its own.
+      if (!root) f->addFnAttr(llvm::Attribute::AlwaysInline);
       routines_.push_back(f);
     }
   }

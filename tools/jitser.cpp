@@ -46,7 +46,7 @@ constexpr const char* kDumpIrUsage =
     "  --type T        a type from `jitser types`\n"
     "  --format F      binary\n"
     "  --direction D   serialize (default) or deserialize\n"
-    "  --optimized     the IR after LLVM's O2 pipeline, as the JIT compiles it\n";
+    "  --optimized     the IR after the JIT's optimization pipeline, as it is compiled\n";
 
 constexpr const char* kDumpAsmUsage =
     "usage: jitser dump-asm --type T --format F [--direction D]\n"

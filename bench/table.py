@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Turns the benchmark's JSON output into a table of medians and ratios, and checks the speed
+targets of docs/benchmarks.md against one run.
+
+    build/jitser_bench --benchmark_repetitions=5 --benchmark_out=bench.json \\
+        --benchmark_out_format=json
+    bench/table.py bench.json
+
+Exits 1 when a target is missed, 2 when an entry a target needs is missing.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+# (format, payload, op, faster impl, slower impl, at least this many times faster)
+TARGETS = [
+    ("binary", "MediaContent", "serialize", "jit", "interp", 5.0),
+    ("binary", "MediaContent", "deserialize", "jit", "interp", 3.0),
+    ("binary", "Sample", "serialize", "jit", "interp", 3.0),
+    ("binary", "Sample", "deserialize", "jit", "interp", 3.0),
+    ("binary", "A1", "serialize", "jit", "interp", 3.0),
+    ("binary", "A1", "deserialize", "jit", "interp", 3.0),
+    ("binary", "MediaContent", "serialize", "jit", "protobuf:protobuf_generated", 2.0),
+    ("binary", "MediaContent", "deserialize", "jit", "protobuf:protobuf_generated", 2.0),
+]
+COMPILE_LIMIT_MS = 50.0
+
+
+def medians(path):
+    with open(path) as f:
+        runs = json.load(f)["benchmarks"]
+    times = defaultdict(list)
+    reported = {}
+    for run in runs:
+        if run.get("error_occurred"):
+            print(f"error: {run['name']}: {run.get('error_message')}", file=sys.stderr)
+            continue
+        name = run.get("run_name", run["name"]).removesuffix("/manual_time")
+        if run.get("run_type") == "aggregate":
+            if run.get("aggregate_name") == "median":
+                reported[name] = run["real_time"], run["time_unit"]
+            continue
+        times[name].append((run["real_time"], run["time_unit"]))
+    out = {}
+    for name, samples in times.items():
+        out[name] = statistics.median(t for t, _ in samples), samples[0][1]
+    out.update(reported)
+    return out
+
+
+def key(fmt, payload, op, impl):
+    if ":" in impl:  # a peer under its own format name, e.g. protobuf:protobuf_generated
+        fmt, impl = impl.split(":")
+    return f"{fmt}/{payload}/{op}/{impl}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    m = medians(sys.argv[1])
+    rows = defaultdict(dict)
+    for name, (t, unit) in m.items():
+        parts = name.split("/")
+        if len(parts) == 4:
+            rows[(parts[1], parts[2])][f"{parts[0]}/{parts[3]}"] = (t, unit)
+    impls = sorted({i for r in rows.values() for i in r})
+    print(f"{'payload':<18} {'op':<12}" + "".join(f"{i:>30}" for i in impls) + "   interp/jit")
+    for (payload, op), r in sorted(rows.items()):
+        cells = "".join(
+            f"{(f'{r[i][0]:.1f} {r[i][1]}' if i in r else '-'):>30}" for i in impls)
+        ratio = ""
+        if "binary/jit" in r and "binary/interp" in r:
+            ratio = f"{r['binary/interp'][0] / r['binary/jit'][0]:.2f}x"
+        print(f"{payload:<18} {op:<12}{cells}   {ratio}")
+
+    print()
+    status = 0
+    for fmt, payload, op, fast, slow, factor in TARGETS:
+        a, b = key(fmt, payload, op, fast), key(fmt, payload, op, slow)
+        if a not in m or b not in m:
+            print(f"missing  {a} or {b}")
+            status = max(status, 2)
+            continue
+        ratio = m[b][0] / m[a][0]
+        ok = ratio >= factor
+        status = status if ok else max(status, 1)
+        print(f"{'ok  ' if ok else 'MISS'}  {a} is {ratio:.2f}x faster than {b} (target {factor}x)")
+    compile_entry = "binary/MediaContent/compile/jit"
+    if compile_entry in m:
+        t, unit = m[compile_entry]
+        ms = t if unit == "ms" else t / 1e6 if unit == "ns" else t / 1e3
+        ok = ms <= COMPILE_LIMIT_MS
+        status = status if ok else max(status, 1)
+        print(f"{'ok  ' if ok else 'MISS'}  MediaContent compiled {ms:.1f} ms after registration "
+              f"(target {COMPILE_LIMIT_MS:.0f} ms)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
