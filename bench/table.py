@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the benchmark's JSON output into a table of medians and ratios, and checks the speed
-targets of docs/benchmarks.md against one run.
+targets of bench/README.md against one run.
 
     build/jitser_bench --benchmark_repetitions=5 --benchmark_out=bench.json \\
         --benchmark_out_format=json

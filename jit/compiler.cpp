@@ -112,16 +112,6 @@ Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& 
     passes.registerFunctionAnalyses(fam);
     passes.registerLoopAnalyses(lam);
     passes.crossRegisterProxies(lam, fam, cgam, mam);
-    if (kHostHasAsan) {
-      for (llvm::Function& f : *built.module) {
-        if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
-      }
-      passes.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm,
-                                                llvm::OptimizationLevel) {
-        mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}, false, false,
-                                               llvm::AsanDtorKind::None, llvm::AsanCtorKind::None));
-      });
-    }
     // Not the O2 pipeline: measured on MediaContent, O2 took ~90 ms of a ~125 ms compile,
     // most of it re-simplifying each routine before and after the inliner. Every routine but
     // the entry is always-inline (plan_to_ir.cpp), so one inlining step and one round of
@@ -131,6 +121,14 @@ Result<Built> build(std::initializer_list<const Plan*> plans, const RunOptions& 
     if (llvm::Error e = passes.parsePassPipeline(
             pipeline, "always-inline,function(sroa,early-cse,instcombine,simplifycfg)")) {
       return llvm_failure("bad pass pipeline", std::move(e));
+    }
+    if (kHostHasAsan) {
+      for (llvm::Function& f : *built.module) {
+        if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
+      }
+      pipeline.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}, false, false,
+                                                  llvm::AsanDtorKind::None,
+                                                  llvm::AsanCtorKind::None));
     }
     pipeline.run(*built.module, mam);
   }

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config python3
   libxxhash-dev libgtest-dev libbenchmark-dev
   llvm-19-dev clang-19 libclang-rt-19-dev libfuzzer-19-dev
   libprotobuf-dev protobuf-compiler
