@@ -2,8 +2,9 @@
 // of jit/; the engine sees only this.
 //
 // One Compiler per Engine owns one LLJIT and every function it compiled; destroying it frees
-// that code. compile() may be called from several threads at once: each call builds its module
-// in its own LLVMContext and TargetMachine, and only linking goes through the shared LLJIT.
+// that code. compile() may be called from several threads at once: each call builds one module
+// per direction (the deserializer's on a thread of its own), each in its own LLVMContext and
+// TargetMachine, and only linking goes through the shared LLJIT.
 #pragma once
 
 #include <cstddef>
