@@ -129,6 +129,39 @@ class EmitterBase {
                    context);
   }
 
+  // Emits `each(element)` for n elements `stride` bytes apart from `data`, as one level of
+  // nesting, the way the interpreter's Walker::elements counts it.
+  template <class Each>
+  void elements(Value* context, Value* data, std::uint64_t stride, Value* n, Each each) {
+    enter(context);
+    BasicBlock* head = b_.GetInsertBlock();
+    BasicBlock* loop = block("each");
+    BasicBlock* done = block("each.done");
+    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
+    i->addIncoming(c64(0), head);
+    each(b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
+    Value* next = b_.CreateAdd(i, c64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
+    b_.SetInsertPoint(done);
+    leave(context);
+  }
+
+  // Fails unless v is one of the enum's declared values.
+  void declared(Value* v, const TypeDesc& e) {
+    BasicBlock* ok = block("enum.ok");
+    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
+    std::vector<std::int64_t> seen;
+    for (const EnumValue& d : e.values) {
+      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
+      seen.push_back(d.value);
+      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
+    }
+    b_.SetInsertPoint(ok);
+  }
+
   Value* call_host(const void* fn, FunctionType* type, llvm::ArrayRef<Value*> args) {
     return b_.CreateCall(type, const_ptr(fn), args);
   }
@@ -474,19 +507,6 @@ class WriteEmitter : public EmitterBase {
     }
   }
 
-  // Fails unless v is one of the enum's declared values.
-  void declared(Value* v, const TypeDesc& e) {
-    BasicBlock* ok = block("enum.ok");
-    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
-    std::vector<std::int64_t> seen;
-    for (const EnumValue& d : e.values) {
-      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
-      seen.push_back(d.value);
-      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
-    }
-    b_.SetInsertPoint(ok);
-  }
-
   void unbounded(Value* context, const Instr& in, Value* base) {
     Value* slot = at(base, in.offset);
     switch (in.op) {
@@ -561,13 +581,17 @@ class WriteEmitter : public EmitterBase {
               helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
               {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
         } else {
-          elements(context, in.a, data, stride, n);
+          elements(context, data, stride, n,
+                   [&](Value* element) { call_routine(context, in.a, element); });
         }
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
         return;
       }
-      case Op::Array: elements(context, in.a, slot, element_of(in).size, c64(in.b)); return;
+      case Op::Array:
+        elements(context, slot, element_of(in).size, c64(in.b),
+                 [&](Value* element) { call_routine(context, in.a, element); });
+        return;
       case Op::Map: {
         Function* write_map =
             helper("jitser_rt_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
@@ -644,24 +668,6 @@ class WriteEmitter : public EmitterBase {
     leave(context);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
-  }
-
-  // Runs routine r on n elements `stride` bytes apart, as one level of nesting.
-  void elements(Value* context, std::uint32_t r, Value* data, std::uint64_t stride, Value* n) {
-    enter(context);
-    BasicBlock* head = b_.GetInsertBlock();
-    BasicBlock* loop = block("each");
-    BasicBlock* done = block("each.done");
-    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
-    i->addIncoming(c64(0), head);
-    call_routine(context, r, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
-    Value* next = b_.CreateAdd(i, c64(1));
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
-    b_.SetInsertPoint(done);
-    leave(context);
   }
 
   llvm::StructType* span_;
@@ -972,16 +978,7 @@ class ReadEmitter : public EmitterBase {
       }
       case Op::Enum: {
         Value* v = unzigzag(get_varuint(64));
-        BasicBlock* ok = block("enum.ok");
-        llvm::SwitchInst* sw =
-            b_.CreateSwitch(v, fail_, static_cast<unsigned>(in.type->values.size()));
-        std::vector<std::int64_t> seen;
-        for (const EnumValue& d : in.type->values) {
-          if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
-          seen.push_back(d.value);
-          sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
-        }
-        b_.SetInsertPoint(ok);
+        declared(v, *in.type);
         store(b_.CreateTrunc(v, int_type(in.width)), slot, 0);
         return;
       }
@@ -1070,13 +1067,17 @@ class ReadEmitter : public EmitterBase {
           fail_if(b_.CreateIsNull(next));
           b_.CreateStore(next, p_);
         } else {
-          elements(context, in.a, load(ptr_, slot, 0), element_of(in).size, n);
+          elements(context, load(ptr_, slot, 0), element_of(in).size, n,
+                   [&](Value* element) { call_routine(context, in.a, element); });
         }
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
         return;
       }
-      case Op::Array: elements(context, in.a, slot, element_of(in).size, c64(in.b)); return;
+      case Op::Array:
+        elements(context, slot, element_of(in).size, c64(in.b),
+                 [&](Value* element) { call_routine(context, in.a, element); });
+        return;
       case Op::Map: {
         const std::uint32_t min_entry =
             plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
@@ -1097,23 +1098,6 @@ class ReadEmitter : public EmitterBase {
     Value* next = b_.CreateCall(fn_type_, routines_[r], {context, pos(), end_, object});
     fail_if(b_.CreateIsNull(next));
     b_.CreateStore(next, p_);
-  }
-
-  void elements(Value* context, std::uint32_t r, Value* data, std::uint64_t stride, Value* n) {
-    enter(context);
-    BasicBlock* head = b_.GetInsertBlock();
-    BasicBlock* loop = block("each");
-    BasicBlock* done = block("each.done");
-    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
-    i->addIncoming(c64(0), head);
-    call_routine(context, r, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
-    Value* next = b_.CreateAdd(i, c64(1));
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
-    b_.SetInsertPoint(done);
-    leave(context);
   }
 
   FunctionType* fn_type_;
