@@ -357,9 +357,9 @@ TEST(Concurrency, CallsWhileCodecsSwitchTiers) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       Buffer out;
-      int rounds = 0;
-      while (!stop.load() || rounds < 50) {
-        ++rounds;
+      // Until every codec is compiled, then 50 rounds more, which all run compiled code.
+      int after = 0;
+      while (!stop.load() || after++ < 50) {
         if (t % 2 == 0) {
           auto codec = e.codec<MediaContent>(Format::Binary);
           MediaContent back;
