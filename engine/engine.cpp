@@ -134,6 +134,19 @@ struct Engine::Impl {
     return slot.get();
   }
 
+  // The codec for a type named by its registered name or C++ type; under Sync, compiled before
+  // it is returned (outside the lock, so other threads are not held up).
+  template <class Key>
+  Result<DynCodec> codec_by(const Key& key, Format format) {
+    Result<detail::CodecState*> state = [&] {
+      std::lock_guard lock(mutex);
+      return codec_for(registry.resolve(key), format);
+    }();
+    if (!state) return state.status();
+    if (options.jit == JitPolicy::Sync) compile(**state);
+    return DynCodec(*state);
+  }
+
   // Called with `mutex` held or from a call of the codec; the queue has its own lock.
   void enqueue(detail::CodecState* state) {
     std::lock_guard lock(compiler_mutex);
@@ -208,23 +221,11 @@ Status Engine::add(TypeDesc desc) {
 }
 
 Result<DynCodec> Engine::codec(std::string_view type_name, Format format) {
-  Result<detail::CodecState*> state = [&] {
-    std::lock_guard lock(impl_->mutex);
-    return impl_->codec_for(impl_->registry.resolve(type_name), format);
-  }();
-  if (!state) return state.status();
-  if (impl_->options.jit == JitPolicy::Sync) impl_->compile(**state);
-  return DynCodec(*state);
+  return impl_->codec_by(type_name, format);
 }
 
 Result<DynCodec> Engine::codec(std::type_index cpp_type, Format format) {
-  Result<detail::CodecState*> state = [&] {
-    std::lock_guard lock(impl_->mutex);
-    return impl_->codec_for(impl_->registry.resolve(cpp_type), format);
-  }();
-  if (!state) return state.status();
-  if (impl_->options.jit == JitPolicy::Sync) impl_->compile(**state);
-  return DynCodec(*state);
+  return impl_->codec_by(cpp_type, format);
 }
 
 Status Engine::compile_all() {
