@@ -12,6 +12,7 @@
 #include "engine/compile_queue.h"
 #include "engine/interpreter.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/json/lower_json.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
 #include "typeinfo/registry.h"
@@ -117,10 +118,16 @@ struct Engine::Impl {
           state->serialize = lower_binary(**type, Direction::Serialize);
           state->deserialize = lower_binary(**type, Direction::Deserialize);
           break;
+        case Format::Json:
+          state->serialize = lower_json(**type, Direction::Serialize);
+          state->deserialize = lower_json(**type, Direction::Deserialize);
+          break;
       }
-      state->run =
-          RunOptions{options.max_depth, options.binary_fingerprint, options.require_fingerprint};
-      switch (options.jit) {
+      state->run = RunOptions{options.max_depth, options.binary_fingerprint,
+                              options.require_fingerprint, options.json};
+      // The JIT compiles binary Plans only, so far: other formats run on the interpreter.
+      const JitPolicy policy = format == Format::Binary ? options.jit : JitPolicy::Off;
+      switch (policy) {
         case JitPolicy::Off: state->jit = JitState::Off; break;
         case JitPolicy::Lazy: state->jit = JitState::Waiting; break;
         case JitPolicy::Sync: state->jit = JitState::Queued; break;
@@ -235,7 +242,7 @@ Status Engine::compile_all() {
     std::lock_guard lock(impl_->mutex);
     for (const TypeDesc* type : impl_->registry.types()) {
       if (type->kind != Kind::Struct) continue;
-      for (Format format : {Format::Binary}) {
+      for (Format format : {Format::Binary}) {  // the formats the JIT compiles
         // Through resolve(), which binds the type's references to other registered types.
         Result<detail::CodecState*> state =
             impl_->codec_for(impl_->registry.resolve(type->name), format);
@@ -311,6 +318,11 @@ Status DynCodec::serialize(const void* object, Buffer& out) const {
 }
 
 Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) const {
+  return deserialize(PaddedInput{input, 0}, object);
+}
+
+Status DynCodec::deserialize(PaddedInput padded, void* object) const {
+  const std::span<const std::uint8_t> input = padded.bytes;
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);
     jit::ReadContext ctx;
@@ -322,7 +334,8 @@ Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) 
     // Objects this call created may form cycles through shared_ptr the caller cannot see;
     // emptying each one breaks them, as the interpreter does on failure.
     for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.object.get());
-    Status status = interpret_deserialize(state_->deserialize, state_->run, input, object);
+    Status status =
+        interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
     if (status.ok()) bump(state_->disagreements);
     return status;
   }
@@ -330,7 +343,7 @@ Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) 
   if (state_->jit.load(std::memory_order_relaxed) == JitState::Waiting) {
     state_->engine->maybe_compile_lazily(*state_);
   }
-  return interpret_deserialize(state_->deserialize, state_->run, input, object);
+  return interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
 }
 
 const TypeDesc& DynCodec::type() const { return *state_->type; }

@@ -52,6 +52,8 @@ struct EngineOptions {
   bool binary_fingerprint = true;
   /// Binary: refuse input that carries no fingerprint.
   bool require_fingerprint = false;
+  /// JSON: pretty printing, leaving out empty optionals and defaults, strict keys.
+  JsonOptions json;
   /// When to compile; JITSER_JIT overrides it.
   JitPolicy jit = JitPolicy::Async;
   /// Lazy: calls of a codec (both directions together) before it is compiled.
@@ -102,6 +104,8 @@ class DynCodec {
   Status serialize(const void* object, Buffer& out) const;
   /// Reads `input` into the live object. On failure the object is valid but unspecified.
   Status deserialize(std::span<const std::uint8_t> input, void* object) const;
+  /// The same, from input with readable padding after it (JSON then reads it in place).
+  Status deserialize(PaddedInput input, void* object) const;
 
   const TypeDesc& type() const;
   Format format() const;
@@ -134,6 +138,7 @@ class Codec {
   Status deserialize(std::span<const std::uint8_t> input, T& value) const {
     return dyn_.deserialize(input, &value);
   }
+  Status deserialize(PaddedInput input, T& value) const { return dyn_.deserialize(input, &value); }
   Result<T> deserialize(std::span<const std::uint8_t> input) const {
     T value{};
     if (Status s = dyn_.deserialize(input, &value); !s) return s;
@@ -173,7 +178,8 @@ class Engine {
     return Codec<T>(*dyn);
   }
 
-  /// Makes the codec of every registered struct in every format and compiles each one now,
+  /// Makes the codec of every registered struct in every format the JIT compiles (binary; JSON
+  /// codecs run on the interpreter so far) and compiles each one now,
   /// waiting for any compilation already under way. Returns the first failure; failed codecs
   /// keep working on the interpreter. Does nothing when the policy is Off.
   Status compile_all();

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/walker.h"
+#include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/utf8.h"
 #include "typeinfo/value_slot.h"
@@ -15,143 +17,7 @@
 namespace jitser {
 namespace {
 
-// Failures unwind through the interpreter's recursion; each level adds its piece of the field
-// path on the way out, so the hot path never builds a path.
-struct Failure {
-  Errc code = Errc::ok;
-  std::string message;
-  std::size_t offset = Status::kNoOffset;
-  std::vector<std::string> path;  // innermost first
-
-  Status status(const Plan& plan) const {
-    std::string joined = display_name(*plan.root_type);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) joined += *it;
-    return Status(code, message, offset, std::move(joined));
-  }
-};
-
-const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
-
-std::int64_t load_signed(const std::uint8_t* p, unsigned width) {
-  switch (width) {
-    case 1: {
-      std::int8_t v;
-      std::memcpy(&v, p, 1);
-      return v;
-    }
-    case 2: {
-      std::int16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 4: {
-      std::int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      std::int64_t v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-  }
-}
-
-bool enum_declared(const TypeDesc& e, std::int64_t v) {
-  return std::any_of(e.values.begin(), e.values.end(),
-                     [v](const EnumValue& d) { return d.value == v; });
-}
-
-bool enum_unsigned(const TypeDesc& e) {
-  return e.underlying == Kind::UInt8 || e.underlying == Kind::UInt16 ||
-         e.underlying == Kind::UInt32 || e.underlying == Kind::UInt64;
-}
-
-std::int64_t load_enum(const TypeDesc& e, const std::uint8_t* p) {
-  if (!enum_unsigned(e)) return load_signed(p, static_cast<unsigned>(e.size));
-  std::uint64_t v = 0;
-  std::memcpy(&v, p, e.size);
-  return static_cast<std::int64_t>(v);
-}
-
-std::string key_text(const TypeDesc& key, const void* p) {
-  switch (key.kind) {
-    case Kind::String: return "[\"" + *static_cast<const std::string*>(p) + "\"]";
-    case Kind::Enum:
-      return "[" + std::to_string(load_enum(key, static_cast<const std::uint8_t*>(p))) + "]";
-    case Kind::UInt8:
-    case Kind::UInt16:
-    case Kind::UInt32:
-    case Kind::UInt64: {
-      std::uint64_t v = 0;
-      std::memcpy(&v, p, key.size);
-      return "[" + std::to_string(v) + "]";
-    }
-    default:
-      return "[" +
-             std::to_string(load_signed(static_cast<const std::uint8_t*>(p),
-                                        static_cast<unsigned>(key.size))) +
-             "]";
-  }
-}
-
-// What the Writer and the Reader share: walking routines, the depth limit, and the failure path
-// gathered while unwinding. Self supplies op() and fail(code, message); Base is the pointer type
-// of the object walked (const when writing).
-template <class Self, class Base>
-class Walker {
- public:
-  Walker(const Plan& plan, const RunOptions& options) : plan_(plan), options_(options) {}
-
- protected:
-  Self& self() { return static_cast<Self&>(*this); }
-
-  bool run(std::uint32_t routine, Base base) {
-    const Routine& r = plan_.routines[routine];
-    for (std::uint32_t i = r.begin; i < r.end; ++i) {
-      const Instr& in = plan_.code[i];
-      if (!self().op(in, base + in.offset)) {
-        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
-        return false;
-      }
-    }
-    return true;
-  }
-
-  bool enter() {
-    if (++depth_ > options_.max_depth) {
-      return self().fail(Errc::depth_exceeded,
-                         "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
-    }
-    return true;
-  }
-
-  // Runs `routine` at `base`, one level deeper.
-  bool nested(std::uint32_t routine, Base base) {
-    if (!enter()) return false;
-    const bool ok = run(routine, base);
-    --depth_;
-    return ok;
-  }
-
-  // Runs `routine` on n elements `stride` bytes apart, as one level of nesting.
-  bool elements(std::uint32_t routine, Base data, std::size_t stride, std::size_t n) {
-    if (!enter()) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!run(routine, data + i * stride)) {
-        failure_.path.push_back("[" + std::to_string(i) + "]");
-        return false;
-      }
-    }
-    --depth_;
-    return true;
-  }
-
-  const Plan& plan_;
-  const RunOptions& options_;
-  std::uint32_t depth_ = 0;
-  Failure failure_;
-};
+using namespace interp;
 
 class Writer : public Walker<Writer, const std::uint8_t*> {
   friend Walker;
@@ -251,6 +117,14 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         varuint(nanos);
         return true;
       }
+      case Op::Dynamic: {
+        if (wire::write_value(out_, *reinterpret_cast<const Value*>(p),
+                              options_.max_depth - depth_) != Errc::ok) {
+          return fail(Errc::depth_exceeded,
+                      "value nests deeper than " + std::to_string(options_.max_depth) + " levels");
+        }
+        return true;
+      }
       case Op::Struct: {
         return nested(in.a, p);
       }
@@ -316,8 +190,9 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         --depth_;
         return true;
       }
+      default: break;
     }
-    return fail(Errc::invalid_descriptor, "unknown instruction");
+    return fail(Errc::invalid_descriptor, "not a binary instruction");
   }
 
   // Identity is the address and the shared_ptr type: an aliasing shared_ptr of another type
@@ -424,6 +299,17 @@ class Reader : public Walker<Reader, std::uint8_t*> {
                   at);
     }
     return true;
+  }
+
+  std::string dynamic_message(Errc e) const {
+    switch (e) {
+      case Errc::truncated: return "input ends inside a value";
+      case Errc::bad_flag: return "not a value type tag";
+      case Errc::depth_exceeded:
+        return "value nests deeper than " + std::to_string(options_.max_depth) + " levels";
+      case Errc::length_too_large: return "count exceeds the bytes left";
+      default: return std::string(errc_name(e));
+    }
   }
 
   bool op(const Instr& in, std::uint8_t* p) {
@@ -565,6 +451,15 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         std::memcpy(p, &ticks, 8);
         return true;
       }
+      case Op::Dynamic: {
+        const std::uint8_t* at = p_;
+        const Errc e =
+            wire::read_value(&p_, end_, *reinterpret_cast<Value*>(p), options_.max_depth - depth_);
+        if (e == Errc::ok) return true;
+        const std::uint8_t* where = p_;
+        p_ = at;
+        return fail(e, dynamic_message(e), where);
+      }
       case Op::Struct: {
         return nested(in.a, p);
       }
@@ -672,8 +567,9 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         --depth_;
         return true;
       }
+      default: break;
     }
-    return fail(Errc::invalid_descriptor, "unknown instruction", p_);
+    return fail(Errc::invalid_descriptor, "not a binary instruction", p_);
   }
 
   const std::uint8_t* begin_;
@@ -689,14 +585,33 @@ class Reader : public Walker<Reader, std::uint8_t*> {
 
 }  // namespace
 
-Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,
-                           Buffer& out) {
+Status interpret_binary_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                                  Buffer& out) {
   return Writer(plan, options, out).run_root(object);
 }
 
-Status interpret_deserialize(const Plan& plan, const RunOptions& options,
-                             std::span<const std::uint8_t> input, void* object) {
+Status interpret_binary_deserialize(const Plan& plan, const RunOptions& options,
+                                    std::span<const std::uint8_t> input, void* object) {
   return Reader(plan, options, input).run_root(object);
+}
+
+Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                           Buffer& out) {
+  switch (plan.format) {
+    case Format::Binary: return interpret_binary_serialize(plan, options, object, out);
+    case Format::Json: return interpret_json_serialize(plan, options, object, out);
+  }
+  return Status(Errc::invalid_descriptor, "unknown format");
+}
+
+Status interpret_deserialize(const Plan& plan, const RunOptions& options,
+                             std::span<const std::uint8_t> input, std::size_t padding,
+                             void* object) {
+  switch (plan.format) {
+    case Format::Binary: return interpret_binary_deserialize(plan, options, input, object);
+    case Format::Json: return interpret_json_deserialize(plan, options, input, padding, object);
+  }
+  return Status(Errc::invalid_descriptor, "unknown format");
 }
 
 }  // namespace jitser

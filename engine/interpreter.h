@@ -16,8 +16,21 @@ Status interpret_serialize(const Plan& plan, const RunOptions& options, const vo
                            Buffer& out);
 
 /// Reads `input` into `object`, which must be a live object of the Plan's root type. On failure
-/// the object stays valid to use and destroy, possibly partly overwritten.
+/// the object stays valid to use and destroy, possibly partly overwritten. `padding` bytes past
+/// the input's end may be read (JSON reads in place with json::kPadding of them).
 Status interpret_deserialize(const Plan& plan, const RunOptions& options,
-                             std::span<const std::uint8_t> input, void* object);
+                             std::span<const std::uint8_t> input, std::size_t padding,
+                             void* object);
+
+// The format-specific halves (engine/interpreter.cpp, engine/interpret_json.cpp).
+Status interpret_binary_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                                  Buffer& out);
+Status interpret_binary_deserialize(const Plan& plan, const RunOptions& options,
+                                    std::span<const std::uint8_t> input, void* object);
+Status interpret_json_serialize(const Plan& plan, const RunOptions& options, const void* object,
+                                Buffer& out);
+Status interpret_json_deserialize(const Plan& plan, const RunOptions& options,
+                                  std::span<const std::uint8_t> input, std::size_t padding,
+                                  void* object);
 
 }  // namespace jitser

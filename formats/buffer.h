@@ -11,6 +11,14 @@
 
 namespace jitser {
 
+/// Input followed by `padding` bytes that may be read but are not part of it. The JSON reader
+/// (simdjson) reads up to 64 bytes past the end of its input: with at least that much padding it
+/// reads in place, otherwise it first copies the input into a padded buffer of its own.
+struct PaddedInput {
+  std::span<const std::uint8_t> bytes;
+  std::size_t padding = 0;
+};
+
 class Buffer {
  public:
   Buffer() = default;
@@ -40,6 +48,9 @@ class Buffer {
   bool empty() const { return size_ == 0; }
   std::span<const std::uint8_t> bytes() const { return {data_.get(), size_}; }
   std::vector<std::uint8_t> to_vector() const { return {data_.get(), data_.get() + size_}; }
+  /// The content with the spare capacity after it as padding: `reserve(size() + 64)` first, and
+  /// JSON is read from the buffer without a copy.
+  PaddedInput padded() const { return {bytes(), capacity_ - size_}; }
 
   void clear() { size_ = 0; }
   void reserve(std::size_t n) {

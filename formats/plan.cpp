@@ -21,6 +21,10 @@ const char* op_name(Op op) {
     case Op::List: return "list";
     case Op::Array: return "array";
     case Op::Map: return "map";
+    case Op::Dynamic: return "dynamic";
+    case Op::Int: return "int";
+    case Op::UInt: return "uint";
+    case Op::Float: return "float";
   }
   return "?";
 }

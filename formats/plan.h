@@ -35,6 +35,11 @@ enum class Op : std::uint8_t {
   List,          // varuint count, element header, routine `a` per element (std::vector)
   Array,         // `b` elements, routine `a` per element, no count on the wire
   Map,           // varuint count, entry header, key routine `a`, value routine `b` per entry
+  Dynamic,       // a jitser::Value, its type carried in the data
+  // Text formats
+  Int,    // a signed integer of `width` bytes as a number; `b` = 1: as a string (a map key)
+  UInt,   // an unsigned integer of `width` bytes, likewise
+  Float,  // a float (`width` 4) or double (8)
 };
 
 const char* op_name(Op op);
@@ -67,6 +72,9 @@ struct Plan {
   std::vector<Instr> code;
   std::vector<Routine> routines;
   std::vector<std::string> names;
+  // Parallel to names: the field each name is of, and (JSON) its key pre-encoded as `"key":`.
+  std::vector<const FieldDesc*> fields;
+  std::vector<std::string> keys;
 };
 
 /// What a codec is configured with beyond its Plan; both tiers honour it (the JIT as constants).
@@ -74,6 +82,7 @@ struct RunOptions {
   std::uint32_t max_depth = 128;     // nested structs, containers and pointers
   bool write_fingerprint = true;     // binary: write the schema fingerprint
   bool require_fingerprint = false;  // binary: reject input that has none
+  JsonOptions json;
 };
 
 /// A stable, readable listing of the Plan, one instruction a line; golden files compare it.

@@ -80,6 +80,11 @@ struct Built {
 
 Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
                     bool reject = false) {
+  if (plan.format != Format::Binary) {
+    return Status(Errc::jit_failed, std::string("the JIT does not compile ") +
+                                        format_name(plan.format) +
+                                        " Plans yet; the interpreter runs them");
+  }
   initialize_llvm();
   Built built;
   auto host = host_machine();

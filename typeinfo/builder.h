@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "typeinfo/type_desc.h"
+#include "typeinfo/value.h"
 
 namespace jitser {
 
@@ -289,6 +290,11 @@ template <>
 struct Describe<std::string> {
   static TypeDesc get() { return leaf<std::string>(Kind::String); }
 };
+template <>
+struct Describe<Value> {
+  static TypeDesc get() { return leaf<Value>(Kind::Dynamic); }
+};
+
 template <>
 struct Describe<Decimal> {
   static TypeDesc get() { return leaf<Decimal>(Kind::Decimal); }

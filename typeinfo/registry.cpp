@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "typeinfo/builder.h"
+
 namespace jitser {
 namespace {
 
@@ -191,8 +193,13 @@ TypeDesc* Registry::lookup(const TypeDesc& reference) {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
+Registry::Registry() : value_type_(detail::describe<Value>()) {
+  value_type_.name = "jitser::Value";
+}
+
 Result<const TypeDesc*> Registry::resolve(std::string_view name) {
   auto it = by_name_.find(name);
+  if (it == by_name_.end() && name == value_type_.name) return &value_type_;
   if (it == by_name_.end()) {
     return Status(Errc::unknown_type, "no type named '" + std::string(name) + "' is registered");
   }
@@ -201,6 +208,7 @@ Result<const TypeDesc*> Registry::resolve(std::string_view name) {
 
 Result<const TypeDesc*> Registry::resolve(std::type_index cpp_type) {
   auto it = by_cpp_type_.find(cpp_type);
+  if (it == by_cpp_type_.end() && cpp_type == std::type_index(typeid(Value))) return &value_type_;
   if (it == by_cpp_type_.end()) {
     return Status(Errc::unknown_type, "C++ type " + cpp_type_name(cpp_type) + " is not registered");
   }

@@ -20,11 +20,14 @@ namespace jitser {
 
 class Registry {
  public:
+  Registry();
+
   /// Checks the type on its own (names, numbers, offsets, ops) and stores a copy.
   Status add(TypeDesc desc);
 
   /// The registered type of that name or C++ type, with every reference in the graph reachable
-  /// from it resolved and the whole graph validated.
+  /// from it resolved and the whole graph validated. jitser::Value is always there, by its C++
+  /// type and as "jitser::Value", for documents of any shape.
   Result<const TypeDesc*> resolve(std::string_view name);
   Result<const TypeDesc*> resolve(std::type_index cpp_type);
 
@@ -38,6 +41,7 @@ class Registry {
   std::vector<std::unique_ptr<TypeDesc>> types_;
   std::map<std::string, TypeDesc*, std::less<>> by_name_;
   std::map<std::type_index, TypeDesc*> by_cpp_type_;
+  TypeDesc value_type_;
 };
 
 /// The canonical schema text of a resolved type and every type it reaches; equal texts mean

@@ -27,6 +27,13 @@ const char* errc_name(Errc code) {
     case Errc::invalid_utf8: return "invalid UTF-8";
     case Errc::duplicate_key: return "duplicate key";
     case Errc::out_of_range: return "out of range";
+    case Errc::syntax_error: return "syntax error";
+    case Errc::type_mismatch: return "type mismatch";
+    case Errc::missing_field: return "missing field";
+    case Errc::unknown_field: return "unknown field";
+    case Errc::invalid_base64: return "invalid base64";
+    case Errc::not_finite: return "not finite";
+    case Errc::cycle: return "cycle";
     case Errc::jit_failed: return "jit failed";
   }
   return "unknown error";

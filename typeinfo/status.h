@@ -40,6 +40,14 @@ enum class Errc : std::uint8_t {
   invalid_utf8,          // a string that is not UTF-8
   duplicate_key,         // a map key that appears twice
   out_of_range,          // a value outside what the field's type can hold
+  syntax_error,          // text that is not well-formed in the format (JSON)
+  type_mismatch,         // a value of another type than the field's (a string for an int)
+  missing_field,         // a required field absent from the input
+  unknown_field,         // a field the type does not declare, under a strict option
+  invalid_base64,        // bytes written as a string that is not base64
+  // Writing
+  not_finite,  // NaN or an infinity where the format has no way to write it
+  cycle,       // a shared object that contains itself, in a format without references
   // Compiling
   jit_failed,  // LLVM could not compile a codec; it keeps running on the interpreter
 };

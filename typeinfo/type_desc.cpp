@@ -26,6 +26,7 @@ const char* kind_name(Kind kind) {
     case Kind::Float64: return "float64";
     case Kind::String: return "string";
     case Kind::Bytes: return "bytes";
+    case Kind::Dynamic: return "value";
     case Kind::Enum: return "enum";
     case Kind::Decimal: return "decimal";
     case Kind::Timestamp: return "timestamp";

@@ -43,6 +43,7 @@ enum class Kind : std::uint8_t {
   UniquePtr,  // std::unique_ptr<T>
   SharedPtr,  // std::shared_ptr<T>: identity kept where the format can
   Map,        // std::map / std::unordered_map with string, integer or enum keys
+  Dynamic,    // jitser::Value: any value, its type carried in the data
   Named,      // a reference to a registered Struct or Enum, resolved by the registry
 };
 

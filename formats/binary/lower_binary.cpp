@@ -1,17 +1,15 @@
 #include "formats/binary/lower_binary.h"
 
-#include <map>
-#include <tuple>
-
 #include "formats/binary/wire.h"
+#include "formats/lowering.h"
 #include "typeinfo/registry.h"
 
 namespace jitser {
 namespace {
 
-class BinaryLowering {
+class BinaryLowering : public Lowering {
  public:
-  explicit BinaryLowering(Plan& plan) : plan_(plan) {}
+  explicit BinaryLowering(Plan& plan) : Lowering(plan) {}
 
   std::uint32_t frame(const TypeDesc& root) {
     const std::uint32_t index = reserve(root);
@@ -28,50 +26,6 @@ class BinaryLowering {
   }
 
  private:
-  std::uint32_t reserve(const TypeDesc& type) {
-    plan_.routines.push_back(Routine{.type = &type});
-    return static_cast<std::uint32_t>(plan_.routines.size() - 1);
-  }
-
-  void finish(std::uint32_t index, const std::vector<Instr>& body) {
-    Routine& r = plan_.routines[index];
-    r.begin = static_cast<std::uint32_t>(plan_.code.size());
-    plan_.code.insert(plan_.code.end(), body.begin(), body.end());
-    r.end = static_cast<std::uint32_t>(plan_.code.size());
-  }
-
-  std::uint16_t name(const FieldDesc& f) {
-    plan_.names.push_back(f.cpp_name.empty() ? f.name : f.cpp_name);
-    return static_cast<std::uint16_t>(plan_.names.size() - 1);
-  }
-
-  std::uint32_t struct_routine(const TypeDesc& s) {
-    if (auto it = structs_.find(&s); it != structs_.end()) return it->second;
-    const std::uint32_t index = reserve(s);
-    structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
-    std::vector<Instr> body;
-    for (const FieldDesc& f : s.fields)
-      slot(*f.type, static_cast<std::uint32_t>(f.offset), name(f), body);
-    finish(index, body);
-    return index;
-  }
-
-  // The routine that handles one container element (or map key) of this type. Elements of the
-  // same shape share one routine, so the JIT compiles each shape once.
-  std::uint32_t element_routine(const TypeDesc& element) {
-    const TypeDesc& r = element.resolved();
-    if (r.kind == Kind::Struct && !r.wrapper) return struct_routine(r);
-    const LeafKey key{display_name(r), r.size,       r.value_ops, r.list_ops,
-                      r.nullable_ops,  r.shared_ops, r.map_ops};
-    if (auto it = leaves_.find(key); it != leaves_.end()) return it->second;
-    const std::uint32_t index = reserve(r);
-    leaves_.emplace(key, index);
-    std::vector<Instr> body;
-    slot(element, 0, kNoName, body);
-    finish(index, body);
-    return index;
-  }
-
   static std::uint8_t width(const TypeDesc& t) { return static_cast<std::uint8_t>(t.size); }
 
   // What each element of a list (each value of a map) carries: docs/formats/binary.md.
@@ -84,7 +38,7 @@ class BinaryLowering {
   }
 
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
-            std::vector<Instr>& out) {
+            std::vector<Instr>& out) override {
     const TypeDesc& t = type.resolved();
     Instr in{.op = Op::Fixed, .name = field, .offset = offset, .type = &t};
     switch (t.kind) {
@@ -115,6 +69,7 @@ class BinaryLowering {
         in.width = width(t);
         break;
       case Kind::Decimal: in.op = Op::Decimal; break;
+      case Kind::Dynamic: in.op = Op::Dynamic; break;
       case Kind::Timestamp:
       case Kind::Duration:
         in.op = Op::Time;
@@ -182,14 +137,6 @@ class BinaryLowering {
     r.min_wire_bytes = total;
     return total;
   }
-
-  // Two element types with one name, size and set of ops tables lower to the same instructions.
-  using LeafKey = std::tuple<std::string, std::size_t, const ValueOps*, const ListOps*,
-                             const NullableOps*, const SharedOps*, const MapOps*>;
-
-  Plan& plan_;
-  std::map<const TypeDesc*, std::uint32_t> structs_;
-  std::map<LeafKey, std::uint32_t> leaves_;
 };
 
 }  // namespace

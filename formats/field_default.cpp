@@ -1,0 +1,90 @@
+#include "formats/field_default.h"
+
+#include <cstring>
+#include <string>
+
+namespace jitser {
+namespace {
+
+// The default as the bytes the field holds; the registry has checked it fits the field's kind.
+template <class F>
+bool with_default(const FieldDesc& field, F&& f) {
+  const TypeDesc& t = field.type->resolved();
+  const DefaultValue& d = field.default_value;
+  if (std::holds_alternative<std::monostate>(d)) return false;
+  const Kind k = t.kind == Kind::Enum ? t.underlying : t.kind;
+  if (const auto* s = std::get_if<std::string>(&d)) return f(std::string(*s));
+  if (const auto* b = std::get_if<bool>(&d)) return f(*b);
+  if (k == Kind::Float32 || k == Kind::Float64) {
+    double v;
+    if (const auto* x = std::get_if<double>(&d)) {
+      v = *x;
+    } else if (const auto* i = std::get_if<std::int64_t>(&d)) {
+      v = static_cast<double>(*i);
+    } else {
+      v = static_cast<double>(std::get<std::uint64_t>(d));
+    }
+    return k == Kind::Float32 ? f(static_cast<float>(v)) : f(v);
+  }
+  std::uint64_t bits = std::holds_alternative<std::int64_t>(d)
+                           ? static_cast<std::uint64_t>(std::get<std::int64_t>(d))
+                           : std::get<std::uint64_t>(d);
+  unsigned char bytes[8];
+  std::memcpy(bytes, &bits, 8);  // little-endian: the low bytes are the narrow value
+  return f(std::make_pair(bytes, t.size));
+}
+
+}  // namespace
+
+bool apply_missing(const FieldDesc& field, void* slot) {
+  const TypeDesc& t = field.type->resolved();
+  const bool has_default = with_default(field, [&](const auto& v) {
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<V, std::string>) {
+      *static_cast<std::string*>(slot) = v;
+    } else if constexpr (std::is_same_v<V, std::pair<unsigned char*, std::size_t>>) {
+      std::memcpy(slot, v.first, v.second);
+    } else {
+      std::memcpy(slot, &v, sizeof v);
+    }
+    return true;
+  });
+  if (has_default) return true;
+  switch (t.kind) {
+    case Kind::Optional:
+    case Kind::UniquePtr: t.nullable_ops->reset(slot); return true;
+    case Kind::SharedPtr: t.shared_ops->reset(slot); return true;
+    default: break;
+  }
+  if (!field.nullable || !t.value_ops) return false;
+  t.value_ops->destroy(slot);
+  t.value_ops->construct(slot);
+  return true;
+}
+
+bool equals_default(const FieldDesc& field, const void* slot) {
+  return with_default(field, [&](const auto& v) {
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<V, std::string>) {
+      return *static_cast<const std::string*>(slot) == v;
+    } else if constexpr (std::is_same_v<V, std::pair<unsigned char*, std::size_t>>) {
+      return std::memcmp(slot, v.first, v.second) == 0;
+    } else {
+      V held;
+      std::memcpy(&held, slot, sizeof held);
+      return held == v;
+    }
+  });
+}
+
+bool holds_nothing(const FieldDesc& field, const void* slot) {
+  const TypeDesc& t = field.type->resolved();
+  switch (t.kind) {
+    case Kind::Optional:
+    case Kind::UniquePtr: return t.nullable_ops->get(slot) == nullptr;
+    case Kind::SharedPtr: return t.shared_ops->get(slot) == nullptr;
+    default: return false;
+  }
+}
+
+}  // namespace jitser

@@ -1,0 +1,20 @@
+// What a reader does with a field the input leaves out, and whether a writer may leave one out:
+// the rules of docs/design.md, shared by both tiers of every format that may omit fields.
+#pragma once
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser {
+
+/// Gives the absent field at `slot` its declared default, empties it when it is optional or a
+/// pointer, or (declared nullable, no default) makes it a default-constructed value. False when
+/// the field is required.
+bool apply_missing(const FieldDesc& field, void* slot);
+
+/// True when the field declares a default and the value at `slot` equals it.
+bool equals_default(const FieldDesc& field, const void* slot);
+
+/// True when the field holds an optional or pointer that is empty.
+bool holds_nothing(const FieldDesc& field, const void* slot);
+
+}  // namespace jitser

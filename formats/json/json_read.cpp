@@ -1,0 +1,384 @@
+#include "formats/json/json_read.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace jitser::json {
+namespace {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
+
+// A Slot holds an On-Demand value, or for a document whose root is a scalar (which On-Demand
+// reads only through the document), a pointer to the document; or an iterator and whether it
+// has yielded its first item.
+enum class Mode : std::uint8_t { Unset, Value, ScalarRoot, Fresh, Started };
+constexpr std::size_t kModeAt = 24;
+static_assert(sizeof(od::value) <= kModeAt && sizeof(od::object_iterator) <= kModeAt &&
+              sizeof(od::array_iterator) <= kModeAt && kModeAt < sizeof(Slot));
+static_assert(std::is_trivially_copyable_v<od::value> &&
+              std::is_trivially_copyable_v<od::object_iterator> &&
+              std::is_trivially_copyable_v<od::array_iterator>);
+
+Mode& mode(Slot* s) { return *reinterpret_cast<Mode*>(s->bytes + kModeAt); }
+template <class T>
+T& held(Slot* s) {
+  return *std::launder(reinterpret_cast<T*>(s->bytes));
+}
+template <class T>
+void hold(Slot* s, const T& v, Mode m) {
+  std::memcpy(s->bytes, static_cast<const void*>(&v), sizeof v);
+  mode(s) = m;
+}
+void set_value(Slot* s, const od::value& v) { hold(s, v, Mode::Value); }
+
+Errc map_error(error_code e) {
+  switch (e) {
+    case simdjson::SUCCESS: return Errc::ok;
+    case simdjson::INCORRECT_TYPE: return Errc::type_mismatch;
+    case simdjson::NUMBER_OUT_OF_RANGE: return Errc::out_of_range;
+    case simdjson::UTF8_ERROR: return Errc::invalid_utf8;
+    case simdjson::DEPTH_ERROR: return Errc::depth_exceeded;
+    case simdjson::EMPTY:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::UNCLOSED_STRING: return Errc::truncated;
+    default: return Errc::syntax_error;
+  }
+}
+
+// Calls f on whichever of value or document the slot holds.
+template <class F>
+Errc with(Slot* s, F&& f) {
+  if (mode(s) == Mode::ScalarRoot) return map_error(f(*held<od::document*>(s)));
+  if (mode(s) != Mode::Value) return Errc::syntax_error;  // a read that failed left it unset
+  return map_error(f(held<od::value>(s)));
+}
+
+// The parser and a padded copy buffer, one per thread: simdjson's parser keeps buffers sized to
+// the largest document it has read, and making one per call would allocate them every time.
+// Nothing in them carries from one call to the next.
+struct ThreadBuffers {
+  od::parser parser;
+  std::unique_ptr<char[]> copy;
+  std::size_t copy_capacity = 0;
+  std::string key;  // unescaped keys on the slow path
+};
+ThreadBuffers& buffers() {
+  thread_local ThreadBuffers b;
+  return b;
+}
+
+od::document& doc_of(unsigned char* storage) { return *reinterpret_cast<od::document*>(storage); }
+const od::document& doc_of(const unsigned char* storage) {
+  return *reinterpret_cast<const od::document*>(storage);
+}
+
+}  // namespace
+
+const char* kernel_name() { return SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
+
+Document::Document() {
+  static_assert(sizeof(od::document) <= sizeof(storage_) && alignof(od::document) <= 8);
+  ::new (storage_) od::document();
+}
+Document::~Document() { doc_of(storage_).~document(); }
+
+Errc Document::open(std::span<const std::uint8_t> input, std::size_t padding, Slot* root) {
+  ThreadBuffers& b = buffers();
+  const char* data = reinterpret_cast<const char*>(input.data());
+  size_ = input.size();
+  if (padding < kPadding) {
+    if (b.copy_capacity < size_ + kPadding) {
+      b.copy_capacity = size_ + kPadding;
+      b.copy = std::make_unique_for_overwrite<char[]>(b.copy_capacity);
+    }
+    if (size_) std::memcpy(b.copy.get(), data, size_);
+    std::memset(b.copy.get() + size_, 0, kPadding);
+    data = b.copy.get();
+  }
+  begin_ = data;
+  od::document& doc = doc_of(storage_);
+  if (Errc e = map_error(b.parser.iterate(data, size_, size_ + kPadding).get(doc)); e != Errc::ok)
+    return e;
+  open_ = true;
+  od::value v;
+  const error_code e = doc.get_value().get(v);
+  if (e == simdjson::SCALAR_DOCUMENT_AS_VALUE) {
+    od::document* pointer = &doc;
+    hold(root, pointer, Mode::ScalarRoot);
+    return Errc::ok;
+  }
+  if (e) return map_error(e);
+  set_value(root, v);
+  return Errc::ok;
+}
+
+Errc Document::finish() {
+  const char* at = nullptr;
+  // current_location fails once every token has been consumed: nothing but whitespace is left.
+  if (doc_of(storage_).current_location().get(at)) return Errc::ok;
+  return Errc::trailing_bytes;
+}
+
+std::size_t Document::current_offset() const {
+  if (!open_) return 0;  // simdjson found no document at all
+  const char* at = nullptr;
+  if (const_cast<od::document&>(doc_of(storage_)).current_location().get(at)) return size_;
+  return offset(at);
+}
+
+std::size_t Document::offset(const Slot* value) const {
+  Slot* s = const_cast<Slot*>(value);
+  if (mode(s) != Mode::Value) return current_offset();
+  const std::string_view token = held<od::value>(s).raw_json_token();
+  return offset(token.data());
+}
+
+Errc type_of(Slot* value, Type* type) {
+  od::json_type t{};
+  const Errc e = with(value, [&](auto& h) { return h.type().get(t); });
+  if (e != Errc::ok) return e;
+  switch (t) {
+    case od::json_type::array: *type = Type::Array; break;
+    case od::json_type::object: *type = Type::Object; break;
+    case od::json_type::number: *type = Type::Number; break;
+    case od::json_type::string: *type = Type::String; break;
+    case od::json_type::boolean: *type = Type::Bool; break;
+    case od::json_type::null: *type = Type::Null; break;
+  }
+  return Errc::ok;
+}
+
+Errc take_null(Slot* value, bool* was_null) {
+  // is_null() consumes the value only when it is null; anything else is left to read.
+  return with(value, [&](auto& h) { return h.is_null().get(*was_null); });
+}
+
+Errc get_bool(Slot* value, bool* out) {
+  return with(value, [&](auto& h) { return h.get_bool().get(*out); });
+}
+
+Errc get_int(Slot* value, std::int64_t* out) {
+  return with(value, [&](auto& h) -> error_code {
+    od::json_type j;
+    if (error_code e = h.type().get(j)) return e;
+    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
+    od::number_type t;
+    if (error_code e = h.get_number_type().get(t)) return e;
+    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
+    return h.get_int64().get(*out);
+  });
+}
+
+Errc get_uint(Slot* value, std::uint64_t* out) {
+  return with(value, [&](auto& h) -> error_code {
+    od::json_type j;
+    if (error_code e = h.type().get(j)) return e;
+    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
+    od::number_type t;
+    if (error_code e = h.get_number_type().get(t)) return e;
+    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
+    if (t == od::number_type::signed_integer) {
+      // simdjson types every integer that fits int64 as signed; only a negative one is out.
+      std::int64_t v;
+      if (error_code e = h.get_int64().get(v)) return e;
+      if (v < 0) return simdjson::NUMBER_OUT_OF_RANGE;
+      *out = static_cast<std::uint64_t>(v);
+      return simdjson::SUCCESS;
+    }
+    return h.get_uint64().get(*out);
+  });
+}
+
+Errc get_double(Slot* value, double* out) {
+  return with(value, [&](auto& h) { return h.get_double().get(*out); });
+}
+
+Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u, double* d) {
+  return with(value, [&](auto& h) -> error_code {
+    od::number n;
+    if (error_code e = h.get_number().get(n)) return e;
+    switch (n.get_number_type()) {
+      case od::number_type::signed_integer:
+        *kind = NumberKind::Int;
+        *i = n.get_int64();
+        break;
+      case od::number_type::unsigned_integer:
+        *kind = NumberKind::UInt;
+        *u = n.get_uint64();
+        break;
+      default:
+        *kind = NumberKind::Double;
+        *d = n.get_double();
+        break;
+    }
+    return simdjson::SUCCESS;
+  });
+}
+
+Errc get_string(Slot* value, std::string_view* out) {
+  return with(value, [&](auto& h) { return h.get_string().get(*out); });
+}
+
+Errc get_number_text(Slot* value, std::string_view* out) {
+  return with(value, [&](auto& h) -> error_code {
+    od::json_type t;
+    if (error_code e = h.type().get(t)) return e;
+    if (t != od::json_type::number) return simdjson::INCORRECT_TYPE;
+    // Validates the number, then takes its text.
+    double unused;
+    if (error_code e = h.get_double().get(unused)) return e;
+    std::string_view token;
+    if constexpr (std::is_same_v<std::decay_t<decltype(h)>, od::document>) {
+      if (error_code e = h.raw_json_token().get(token)) return e;
+    } else {
+      token = h.raw_json_token();
+    }
+    std::size_t n = 0;
+    while (n < token.size() && std::strchr("0123456789+-.eE", token[n])) ++n;
+    *out = token.substr(0, n);
+    return simdjson::SUCCESS;
+  });
+}
+
+Errc begin_object(Slot* value, Slot* iterator) {
+  if (mode(value) != Mode::Value) return Errc::type_mismatch;
+  od::object object;
+  if (Errc e = map_error(held<od::value>(value).get_object().get(object)); e != Errc::ok) return e;
+  od::object_iterator it;
+  if (Errc e = map_error(object.begin().get(it)); e != Errc::ok) return e;
+  hold(iterator, it, Mode::Fresh);
+  return Errc::ok;
+}
+
+Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
+  od::object_iterator& it = held<od::object_iterator>(iterator);
+  if (mode(iterator) == Mode::Started) {
+    ++it;
+  } else {
+    mode(iterator) = Mode::Started;
+  }
+  if (!(it != it)) {
+    *more = false;
+    return Errc::ok;
+  }
+  od::field field;
+  if (Errc e = map_error((*it).get(field)); e != Errc::ok) return e;
+  *more = true;
+  *key = field.key().raw();
+  set_value(value, field.value());
+  return Errc::ok;
+}
+
+Errc unescaped_key(Slot*, const char* raw_key, std::string_view* out) {
+  // Keys rarely have escapes: without a backslash, the raw text is the key.
+  const char* end = raw_key;
+  while (*end != '"' && *end != '\\') ++end;
+  if (*end == '"') {
+    *out = std::string_view(raw_key, static_cast<std::size_t>(end - raw_key));
+    return Errc::ok;
+  }
+  std::string& key = buffers().key;
+  key.assign(raw_key, end);
+  auto hex4 = [](const char* p, std::uint32_t* v) {
+    *v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = p[i];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return false;
+      *v = *v << 4 | static_cast<std::uint32_t>(d);
+    }
+    return true;
+  };
+  // Stage 1 found the key's closing quote and checked its UTF-8; the padding makes the reads
+  // past a short escape safe.
+  for (const char* p = end; *p != '"';) {
+    if (*p != '\\') {
+      key += *p++;
+      continue;
+    }
+    const char c = p[1];
+    p += 2;
+    switch (c) {
+      case '"': key += '"'; break;
+      case '\\': key += '\\'; break;
+      case '/': key += '/'; break;
+      case 'b': key += '\b'; break;
+      case 'f': key += '\f'; break;
+      case 'n': key += '\n'; break;
+      case 'r': key += '\r'; break;
+      case 't': key += '\t'; break;
+      case 'u': {
+        std::uint32_t cp;
+        if (!hex4(p, &cp)) return Errc::syntax_error;
+        p += 4;
+        if (cp >= 0xDC00 && cp <= 0xDFFF) return Errc::syntax_error;  // a lone low surrogate
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          std::uint32_t low;
+          if (p[0] != '\\' || p[1] != 'u' || !hex4(p + 2, &low) || low < 0xDC00 || low > 0xDFFF)
+            return Errc::syntax_error;
+          p += 6;
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        }
+        if (cp < 0x80) {
+          key += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+          key += static_cast<char>(0xC0 | cp >> 6);
+          key += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+          key += static_cast<char>(0xE0 | cp >> 12);
+          key += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+          key += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+          key += static_cast<char>(0xF0 | cp >> 18);
+          key += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+          key += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+          key += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+        break;
+      }
+      default: return Errc::syntax_error;
+    }
+  }
+  *out = key;
+  return Errc::ok;
+}
+
+Errc begin_array(Slot* value, Slot* iterator) {
+  if (mode(value) != Mode::Value) return Errc::type_mismatch;
+  od::array array;
+  if (Errc e = map_error(held<od::value>(value).get_array().get(array)); e != Errc::ok) return e;
+  od::array_iterator it;
+  if (Errc e = map_error(array.begin().get(it)); e != Errc::ok) return e;
+  hold(iterator, it, Mode::Fresh);
+  return Errc::ok;
+}
+
+Errc next_element(Slot* iterator, bool* more, Slot* value) {
+  od::array_iterator& it = held<od::array_iterator>(iterator);
+  if (mode(iterator) == Mode::Started) {
+    ++it;
+  } else {
+    mode(iterator) = Mode::Started;
+  }
+  if (!(it != it)) {
+    *more = false;
+    return Errc::ok;
+  }
+  od::value element;
+  if (Errc e = map_error((*it).get(element)); e != Errc::ok) return e;
+  *more = true;
+  set_value(value, element);
+  return Errc::ok;
+}
+
+}  // namespace jitser::json

@@ -1,0 +1,33 @@
+// Values JSON carries as text: integer map keys, decimals (number text), base64 bytes, RFC 3339
+// timestamps and durations. Each parser accepts exactly what json_write.h writes, and what the
+// specifications it cites allow, nothing looser.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser::json {
+
+/// A whole string as a decimal integer ("-12"); false when it is not one or does not fit.
+bool parse_int(std::string_view text, std::int64_t* out);
+bool parse_uint(std::string_view text, std::uint64_t* out);
+
+/// A JSON number's text as unscaled digits and a scale, every digit kept ("1.50" is 150 scale
+/// 2, "15e-1" is 15 scale 1); false when the digits do not fit 64 bits or the scale 32.
+bool parse_decimal(std::string_view number, Decimal* out);
+
+/// Most bytes decode_base64 writes for base64 text of n characters.
+inline constexpr std::size_t base64_decoded_size(std::size_t n) { return n / 4 * 3; }
+/// Standard base64 with padding (RFC 4648, section 4); false on anything else.
+bool decode_base64(std::string_view text, std::uint8_t* out, std::size_t* n);
+
+/// RFC 3339 ("2024-05-06T07:08:09.5+02:00") as ticks of `unit` since 1970 UTC; false when it
+/// is malformed, has more fraction digits than the unit holds, or does not fit.
+bool parse_timestamp(std::string_view text, TimeUnit unit, std::int64_t* ticks);
+/// A duration as put_duration writes it ("-1.500s"); the same rules.
+bool parse_duration(std::string_view text, TimeUnit unit, std::int64_t* ticks);
+
+}  // namespace jitser::json

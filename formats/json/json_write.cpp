@@ -1,0 +1,266 @@
+#include "formats/json/json_write.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "formats/binary/wire.h"
+#include "formats/utf8.h"
+
+namespace jitser::json {
+namespace {
+
+// Which bytes a JSON string cannot hold as they are: control characters, quote and backslash.
+constexpr std::array<bool, 256> kEscape = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[c] = true;
+  t['"'] = t['\\'] = true;
+  return t;
+}();
+
+char* put_digits(char* out, std::uint64_t v, int min_digits = 1) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n < min_digits) tmp[n++] = '0';
+  while (n) *out++ = tmp[--n];
+  return out;
+}
+
+// std::to_chars writes the shortest round-trip form; a bare integer gains ".0" so the text
+// reads back as a floating-point number.
+template <class F>
+char* put_floating(char* out, F v) {
+  if (!std::isfinite(v)) return nullptr;
+  char* end = std::to_chars(out, out + kMaxFloatChars, v).ptr;
+  for (char* p = out; p != end; ++p) {
+    if (*p == '.' || *p == 'e') return end;
+  }
+  end[0] = '.';
+  end[1] = '0';
+  return end + 2;
+}
+
+int fraction_digits(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::Seconds: return 0;
+    case TimeUnit::Millis: return 3;
+    case TimeUnit::Micros: return 6;
+    case TimeUnit::Nanos: return 9;
+  }
+  return 0;
+}
+
+char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit) {
+  const int digits = fraction_digits(unit);
+  if (digits == 0) return out;
+  *out++ = '.';
+  std::uint64_t part = nanos;
+  for (int i = digits; i < 9; ++i) part /= 10;
+  return put_digits(out, part, digits);
+}
+
+}  // namespace
+
+char* put_int(char* out, std::int64_t v) {
+  if (v < 0) {
+    *out++ = '-';
+    return put_digits(out, 0 - static_cast<std::uint64_t>(v));
+  }
+  return put_digits(out, static_cast<std::uint64_t>(v));
+}
+
+char* put_uint(char* out, std::uint64_t v) { return put_digits(out, v); }
+
+char* put_double(char* out, double v) { return put_floating(out, v); }
+char* put_float(char* out, float v) { return put_floating(out, v); }
+
+char* put_string(char* out, const char* data, std::size_t n) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
+  if (!valid_utf8(bytes, n)) return nullptr;
+  static const char* hex = "0123456789abcdef";
+  *out++ = '"';
+  std::size_t run = 0;  // bytes since the last escape, copied in one go
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t c = bytes[i];
+    if (!kEscape[c]) continue;
+    std::memcpy(out, data + run, i - run);
+    out += i - run;
+    run = i + 1;
+    *out++ = '\\';
+    switch (c) {
+      case '"': *out++ = '"'; break;
+      case '\\': *out++ = '\\'; break;
+      case '\b': *out++ = 'b'; break;
+      case '\f': *out++ = 'f'; break;
+      case '\n': *out++ = 'n'; break;
+      case '\r': *out++ = 'r'; break;
+      case '\t': *out++ = 't'; break;
+      default:
+        std::memcpy(out, "u00", 3);
+        out[3] = hex[c >> 4];
+        out[4] = hex[c & 15];
+        out += 5;
+    }
+  }
+  std::memcpy(out, data + run, n - run);
+  out += n - run;
+  *out++ = '"';
+  return out;
+}
+
+char* put_base64(char* out, const std::uint8_t* data, std::size_t n) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  *out++ = '"';
+  std::size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const std::uint32_t v = data[i] << 16 | data[i + 1] << 8 | data[i + 2];
+    out[0] = alphabet[v >> 18];
+    out[1] = alphabet[(v >> 12) & 63];
+    out[2] = alphabet[(v >> 6) & 63];
+    out[3] = alphabet[v & 63];
+    out += 4;
+  }
+  if (i < n) {
+    const std::uint32_t v = data[i] << 16 | (i + 1 < n ? data[i + 1] << 8 : 0);
+    out[0] = alphabet[v >> 18];
+    out[1] = alphabet[(v >> 12) & 63];
+    out[2] = i + 1 < n ? alphabet[(v >> 6) & 63] : '=';
+    out[3] = '=';
+    out += 4;
+  }
+  *out++ = '"';
+  return out;
+}
+
+// Scales up to this many digits are written with a decimal point; beyond, with an exponent, so
+// a decimal is never more than kMaxDecimalChars long.
+constexpr std::int32_t kMaxPlainScale = 20;
+
+char* put_decimal(char* out, const Decimal& d) {
+  const bool negative = d.unscaled < 0;
+  const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(d.unscaled)
+                                           : static_cast<std::uint64_t>(d.unscaled);
+  if (negative) *out++ = '-';
+  if (d.scale == 0) return put_digits(out, magnitude);
+  if (d.scale < 0 || d.scale > kMaxPlainScale) {
+    out = put_digits(out, magnitude);
+    *out++ = 'e';
+    return put_int(out, -static_cast<std::int64_t>(d.scale));
+  }
+  char digits[24];
+  const int n = static_cast<int>(put_digits(digits, magnitude) - digits);
+  if (n <= d.scale) {
+    *out++ = '0';
+    *out++ = '.';
+    for (int i = n; i < d.scale; ++i) *out++ = '0';
+    std::memcpy(out, digits, n);
+    return out + n;
+  }
+  std::memcpy(out, digits, n - d.scale);
+  out += n - d.scale;
+  *out++ = '.';
+  std::memcpy(out, digits + n - d.scale, d.scale);
+  return out + d.scale;
+}
+
+char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit) {
+  using namespace std::chrono;
+  std::int64_t seconds;
+  std::uint64_t nanos;
+  wire::time_to_wire(ticks, unit, seconds, nanos);
+  // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, as seconds since 1970.
+  if (seconds < -62135596800 || seconds > 253402300799) return nullptr;
+  std::int64_t days = seconds / 86400;
+  std::int64_t rest = seconds % 86400;
+  if (rest < 0) {
+    rest += 86400;
+    --days;
+  }
+  const year_month_day date{sys_days{std::chrono::days{days}}};
+  *out++ = '"';
+  out = put_digits(out, static_cast<std::uint64_t>(static_cast<int>(date.year())), 4);
+  *out++ = '-';
+  out = put_digits(out, static_cast<unsigned>(date.month()), 2);
+  *out++ = '-';
+  out = put_digits(out, static_cast<unsigned>(date.day()), 2);
+  *out++ = 'T';
+  out = put_digits(out, static_cast<std::uint64_t>(rest / 3600), 2);
+  *out++ = ':';
+  out = put_digits(out, static_cast<std::uint64_t>(rest / 60 % 60), 2);
+  *out++ = ':';
+  out = put_digits(out, static_cast<std::uint64_t>(rest % 60), 2);
+  out = put_fraction(out, nanos, unit);
+  *out++ = 'Z';
+  *out++ = '"';
+  return out;
+}
+
+char* put_duration(char* out, std::int64_t ticks, TimeUnit unit) {
+  const std::int64_t per_second = wire::ticks_per_second(unit);
+  // Truncated toward zero with the sign in front: -1.5 s is "-1.500s", not "-2.500s".
+  const std::uint64_t magnitude =
+      ticks < 0 ? 0 - static_cast<std::uint64_t>(ticks) : static_cast<std::uint64_t>(ticks);
+  *out++ = '"';
+  if (ticks < 0) *out++ = '-';
+  out = put_digits(out, magnitude / static_cast<std::uint64_t>(per_second));
+  const std::uint64_t sub = magnitude % static_cast<std::uint64_t>(per_second);
+  out = put_fraction(out, sub * static_cast<std::uint64_t>(1000000000 / per_second), unit);
+  *out++ = 's';
+  *out++ = '"';
+  return out;
+}
+
+std::string prettify(std::string_view compact) {
+  std::string out;
+  out.reserve(compact.size() * 2);
+  int depth = 0;
+  bool in_string = false;
+  auto newline = [&] {
+    out += '\n';
+    out.append(static_cast<std::size_t>(depth) * 2, ' ');
+  };
+  for (std::size_t i = 0; i < compact.size(); ++i) {
+    const char c = compact[i];
+    out += c;
+    if (in_string) {
+      if (c == '\\') {
+        out += compact[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '{':
+      case '[':
+        // An empty container stays on one line.
+        if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']')) {
+          out += compact[++i];
+          break;
+        }
+        ++depth;
+        newline();
+        break;
+      case '}':
+      case ']':
+        out.pop_back();
+        --depth;
+        newline();
+        out += c;
+        break;
+      case ',': newline(); break;
+      case ':': out += ' '; break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+}  // namespace jitser::json

@@ -1,0 +1,108 @@
+#include "formats/json/lower_json.h"
+
+#include "formats/json/json_write.h"
+#include "formats/lowering.h"
+
+namespace jitser {
+namespace {
+
+// Map keys are written as strings, so an integer key lowers to an integer in quotes.
+constexpr std::uint8_t kMapKey = 1;
+
+class JsonLowering : public Lowering {
+ public:
+  explicit JsonLowering(Plan& plan) : Lowering(plan) {}
+
+  // JSON has no framing: the root routine is the root type's own (its object, for a struct).
+  std::uint32_t frame(const TypeDesc& root) { return element_routine(root); }
+
+ private:
+  void named(const FieldDesc& f) override {
+    std::string key(json::string_bound(f.name.size()) + 1, '\0');
+    char* end = json::put_string(key.data(), f.name.data(), f.name.size());
+    key.resize(end ? static_cast<std::size_t>(end - key.data()) : 0);  // names are UTF-8: checked
+    plan_.keys.push_back(key + ":");
+  }
+
+  void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+            std::vector<Instr>& out) override {
+    const TypeDesc& t = type.resolved();
+    Instr in{.op = Op::Int,
+             .width = static_cast<std::uint8_t>(t.size),
+             .name = field,
+             .offset = offset,
+             .b = variant_,
+             .type = &t};
+    switch (t.kind) {
+      case Kind::Bool: in.op = Op::Bool; break;
+      case Kind::Int8:
+      case Kind::Int16:
+      case Kind::Int32:
+      case Kind::Int64: in.op = Op::Int; break;
+      case Kind::UInt8:
+      case Kind::UInt16:
+      case Kind::UInt32:
+      case Kind::UInt64: in.op = Op::UInt; break;
+      case Kind::Float32:
+      case Kind::Float64: in.op = Op::Float; break;
+      case Kind::String: in.op = Op::String; break;
+      case Kind::Bytes: in.op = Op::Bytes; break;
+      case Kind::Enum: in.op = Op::Enum; break;
+      case Kind::Decimal: in.op = Op::Decimal; break;
+      case Kind::Dynamic: in.op = Op::Dynamic; break;
+      case Kind::Timestamp:
+      case Kind::Duration:
+        in.op = Op::Time;
+        in.width = static_cast<std::uint8_t>(t.unit);
+        break;
+      case Kind::Struct:
+        if (t.wrapper) {
+          const FieldDesc& inner = t.fields.front();
+          slot(*inner.type, offset + static_cast<std::uint32_t>(inner.offset), field, out);
+          return;
+        }
+        in.op = Op::Struct;
+        in.a = struct_routine(t);
+        break;
+      case Kind::Optional:
+      case Kind::UniquePtr:
+        in.op = Op::Nullable;
+        in.a = element_routine(*t.element);
+        break;
+      case Kind::SharedPtr:
+        in.op = Op::Shared;
+        in.a = element_routine(*t.element);
+        break;
+      case Kind::List:
+        in.op = Op::List;
+        in.a = element_routine(*t.element);
+        break;
+      case Kind::Array:
+        in.op = Op::Array;
+        in.a = element_routine(*t.element);
+        in.b = static_cast<std::uint32_t>(t.count);
+        break;
+      case Kind::Map:
+        in.op = Op::Map;
+        in.a = element_routine(*t.key, kMapKey);
+        in.b = element_routine(*t.element);
+        break;
+      case Kind::Named: break;  // resolved() never returns an unbound reference
+    }
+    out.push_back(in);
+  }
+};
+
+}  // namespace
+
+Plan lower_json(const TypeDesc& root, Direction direction) {
+  Plan plan;
+  plan.format = Format::Json;
+  plan.direction = direction;
+  plan.root_type = &root;
+  JsonLowering lowering(plan);
+  plan.root = lowering.frame(root);
+  return plan;
+}
+
+}  // namespace jitser

@@ -1,0 +1,53 @@
+#include "formats/lowering.h"
+
+namespace jitser {
+
+std::uint32_t Lowering::reserve(const TypeDesc& type) {
+  plan_.routines.push_back(Routine{.type = &type});
+  return static_cast<std::uint32_t>(plan_.routines.size() - 1);
+}
+
+void Lowering::finish(std::uint32_t index, const std::vector<Instr>& body) {
+  Routine& r = plan_.routines[index];
+  r.begin = static_cast<std::uint32_t>(plan_.code.size());
+  plan_.code.insert(plan_.code.end(), body.begin(), body.end());
+  r.end = static_cast<std::uint32_t>(plan_.code.size());
+}
+
+std::uint16_t Lowering::name(const FieldDesc& f) {
+  plan_.names.push_back(f.cpp_name.empty() ? f.name : f.cpp_name);
+  plan_.fields.push_back(&f);
+  named(f);
+  return static_cast<std::uint16_t>(plan_.names.size() - 1);
+}
+
+std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
+  if (auto it = structs_.find(&s); it != structs_.end()) return it->second;
+  const std::uint32_t index = reserve(s);
+  structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
+  std::vector<Instr> body;
+  for (const FieldDesc& f : s.fields) {
+    slot(*f.type, static_cast<std::uint32_t>(f.offset), name(f), body);
+  }
+  finish(index, body);
+  return index;
+}
+
+std::uint32_t Lowering::element_routine(const TypeDesc& element, std::uint8_t variant) {
+  const TypeDesc& r = element.resolved();
+  if (r.kind == Kind::Struct && !r.wrapper) return struct_routine(r);
+  const LeafKey key{display_name(r), r.size,       r.value_ops, r.list_ops,
+                    r.nullable_ops,  r.shared_ops, r.map_ops,   variant};
+  if (auto it = leaves_.find(key); it != leaves_.end()) return it->second;
+  const std::uint32_t index = reserve(r);
+  leaves_.emplace(key, index);
+  std::vector<Instr> body;
+  const std::uint8_t outer = variant_;
+  variant_ = variant;
+  slot(element, 0, kNoName, body);
+  variant_ = outer;
+  finish(index, body);
+  return index;
+}
+
+}  // namespace jitser

