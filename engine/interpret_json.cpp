@@ -448,7 +448,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
 
   bool integer(const Instr& in, std::uint8_t* p, json::Slot* v) {
     const std::string expected = std::string("an integer (") + int_name(in) + ")";
-    if (in.b) return key_integer(in, p, v);
+    if (in.b) return key_integer(in, p);
     if (in.op == Op::Int) {
       std::int64_t x;
       if (Errc e = json::get_int(v, &x); e != Errc::ok) return failed(e, v, expected.c_str());
@@ -467,7 +467,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   }
 
   // A map key: the integer is the whole of the key's text.
-  bool key_integer(const Instr& in, std::uint8_t* p, json::Slot* v) {
+  bool key_integer(const Instr& in, std::uint8_t* p) {
     const std::string_view text = key_;
     bool ok = false;
     if (in.op == Op::Int) {
@@ -480,7 +480,6 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       if (ok) std::memcpy(p, &x, in.width);
     }
     if (ok) return true;
-    (void)v;
     return fail(Errc::type_mismatch,
                 "map key \"" + std::string(text) + "\" is not an " + int_name(in), key_at_);
   }
@@ -508,6 +507,18 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     }
     --depth_;
     return true;
+  }
+
+  // null empties an optional or pointer; anything else is its new value.
+  template <class Ops>
+  bool null_or_value(const Instr& in, const Ops& ops, std::uint8_t* p, json::Slot* v) {
+    bool was_null = false;
+    if (Errc e = json::take_null(v, &was_null); e != Errc::ok) return failed(e, v, "a value");
+    if (was_null) {
+      ops.reset(p);
+      return true;
+    }
+    return nested_value(in.a, static_cast<std::uint8_t*>(ops.emplace(p)), v);
   }
 
   bool op(const Instr& in, std::uint8_t* p, json::Slot* v) {
@@ -616,26 +627,9 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
                     "malformed JSON", at);
       }
       case Op::Struct: return nested_value(in.a, p, v);
-      case Op::Nullable: {
-        bool was_null = false;
-        if (Errc e = json::take_null(v, &was_null); e != Errc::ok) return failed(e, v, "a value");
-        const NullableOps& ops = *in.type->nullable_ops;
-        if (was_null) {
-          ops.reset(p);
-          return true;
-        }
-        return nested_value(in.a, static_cast<std::uint8_t*>(ops.emplace(p)), v);
-      }
-      case Op::Shared: {
-        bool was_null = false;
-        if (Errc e = json::take_null(v, &was_null); e != Errc::ok) return failed(e, v, "a value");
-        const SharedOps& ops = *in.type->shared_ops;
-        if (was_null) {
-          ops.reset(p);
-          return true;
-        }
-        return nested_value(in.a, static_cast<std::uint8_t*>(ops.emplace(p)), v);
-      }
+      // A shared object is read as a copy: JSON has no references.
+      case Op::Nullable: return null_or_value(in, *in.type->nullable_ops, p, v);
+      case Op::Shared: return null_or_value(in, *in.type->shared_ops, p, v);
       case Op::List: {
         const ListOps& ops = *in.type->list_ops;
         const std::size_t stride = element_of(in).size;

@@ -60,6 +60,32 @@ Errc with(Slot* s, F&& f) {
   return map_error(f(held<od::value>(s)));
 }
 
+// Starts iterating an object or array held in `value`.
+template <class Container, class Iterator, class Get>
+Errc begin(Slot* value, Slot* iterator, Get get) {
+  if (mode(value) != Mode::Value) return Errc::type_mismatch;
+  Container container;
+  if (Errc e = map_error(get(held<od::value>(value), container)); e != Errc::ok) return e;
+  Iterator it;
+  if (Errc e = map_error(container.begin().get(it)); e != Errc::ok) return e;
+  hold(iterator, it, Mode::Fresh);
+  return Errc::ok;
+}
+
+// Moves to the next item (the first, on the first call); *more is false past the last.
+template <class Iterator, class Item>
+Errc step(Slot* iterator, bool* more, Item& item) {
+  Iterator& it = held<Iterator>(iterator);
+  if (mode(iterator) == Mode::Started) {
+    ++it;
+  } else {
+    mode(iterator) = Mode::Started;
+  }
+  *more = it != it;  // On-Demand iterators compare unequal while they have items
+  if (!*more) return Errc::ok;
+  return map_error((*it).get(item));
+}
+
 // The parser and a padded copy buffer, one per thread: simdjson's parser keeps buffers sized to
 // the largest document it has read, and making one per call would allocate them every time.
 // Nothing in them carries from one call to the next.
@@ -241,36 +267,20 @@ Errc get_number_text(Slot* value, std::string_view* out) {
       token = h.raw_json_token();
     }
     std::size_t n = 0;
-    while (n < token.size() && std::strchr("0123456789+-.eE", token[n])) ++n;
+    while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
     *out = token.substr(0, n);
     return simdjson::SUCCESS;
   });
 }
 
 Errc begin_object(Slot* value, Slot* iterator) {
-  if (mode(value) != Mode::Value) return Errc::type_mismatch;
-  od::object object;
-  if (Errc e = map_error(held<od::value>(value).get_object().get(object)); e != Errc::ok) return e;
-  od::object_iterator it;
-  if (Errc e = map_error(object.begin().get(it)); e != Errc::ok) return e;
-  hold(iterator, it, Mode::Fresh);
-  return Errc::ok;
+  return begin<od::object, od::object_iterator>(
+      value, iterator, [](od::value& v, od::object& o) { return v.get_object().get(o); });
 }
 
 Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
-  od::object_iterator& it = held<od::object_iterator>(iterator);
-  if (mode(iterator) == Mode::Started) {
-    ++it;
-  } else {
-    mode(iterator) = Mode::Started;
-  }
-  if (!(it != it)) {
-    *more = false;
-    return Errc::ok;
-  }
   od::field field;
-  if (Errc e = map_error((*it).get(field)); e != Errc::ok) return e;
-  *more = true;
+  if (Errc e = step<od::object_iterator>(iterator, more, field); e != Errc::ok || !*more) return e;
   *key = field.key().raw();
   set_value(value, field.value());
   return Errc::ok;
@@ -354,29 +364,13 @@ Errc unescaped_key(Slot*, const char* raw_key, std::string_view* out) {
 }
 
 Errc begin_array(Slot* value, Slot* iterator) {
-  if (mode(value) != Mode::Value) return Errc::type_mismatch;
-  od::array array;
-  if (Errc e = map_error(held<od::value>(value).get_array().get(array)); e != Errc::ok) return e;
-  od::array_iterator it;
-  if (Errc e = map_error(array.begin().get(it)); e != Errc::ok) return e;
-  hold(iterator, it, Mode::Fresh);
-  return Errc::ok;
+  return begin<od::array, od::array_iterator>(
+      value, iterator, [](od::value& v, od::array& a) { return v.get_array().get(a); });
 }
 
 Errc next_element(Slot* iterator, bool* more, Slot* value) {
-  od::array_iterator& it = held<od::array_iterator>(iterator);
-  if (mode(iterator) == Mode::Started) {
-    ++it;
-  } else {
-    mode(iterator) = Mode::Started;
-  }
-  if (!(it != it)) {
-    *more = false;
-    return Errc::ok;
-  }
   od::value element;
-  if (Errc e = map_error((*it).get(element)); e != Errc::ok) return e;
-  *more = true;
+  if (Errc e = step<od::array_iterator>(iterator, more, element); e != Errc::ok || !*more) return e;
   set_value(value, element);
   return Errc::ok;
 }

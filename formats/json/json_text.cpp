@@ -37,16 +37,6 @@ bool fixed(std::string_view text, std::size_t* i, int n, int* v) {
   return true;
 }
 
-int fraction_digits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::Seconds: return 0;
-    case TimeUnit::Millis: return 3;
-    case TimeUnit::Micros: return 6;
-    case TimeUnit::Nanos: return 9;
-  }
-  return 0;
-}
-
 // ".123" at text[*i...] as nanoseconds; no more digits than the unit holds.
 bool fraction(std::string_view text, std::size_t* i, TimeUnit unit, std::uint64_t* nanos) {
   *nanos = 0;
@@ -61,6 +51,16 @@ bool fraction(std::string_view text, std::size_t* i, TimeUnit unit, std::uint64_
 }
 
 }  // namespace
+
+int fraction_digits(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::Seconds: return 0;
+    case TimeUnit::Millis: return 3;
+    case TimeUnit::Micros: return 6;
+    case TimeUnit::Nanos: return 9;
+  }
+  return 0;
+}
 
 bool parse_int(std::string_view text, std::int64_t* out) {
   std::size_t i = 0;

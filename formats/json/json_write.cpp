@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "formats/binary/wire.h"
+#include "formats/json/json_text.h"
 #include "formats/utf8.h"
 
 namespace jitser::json {
@@ -44,16 +45,6 @@ char* put_floating(char* out, F v) {
   end[0] = '.';
   end[1] = '0';
   return end + 2;
-}
-
-int fraction_digits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::Seconds: return 0;
-    case TimeUnit::Millis: return 3;
-    case TimeUnit::Micros: return 6;
-    case TimeUnit::Nanos: return 9;
-  }
-  return 0;
 }
 
 char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit) {
