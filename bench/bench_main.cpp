@@ -5,10 +5,15 @@
 
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "bench/payloads.h"
+#include "bench/peers/json_peers.h"
 #include "bench/peers/protobuf_peer.h"
 
 namespace {
@@ -36,8 +41,11 @@ bool on_tier(const Codec<T>& codec, Tier tier, benchmark::State& state) {
   return false;
 }
 
+// <format>/<payload>/{serialize,deserialize}/<tier>. `input`, when given, is what deserialize
+// reads instead of the codec's own output (the shuffled JSON document).
 template <class T>
-void register_binary(const std::string& payload, const T& sample, Tier tier) {
+void register_codec(Format format, const std::string& payload, const T& sample, Tier tier,
+                    std::optional<std::string> input = std::nullopt) {
   auto value = std::make_shared<T>();
   {
     // The sample arrives by reference; keep an equal copy by a round trip of our own.
@@ -46,30 +54,36 @@ void register_binary(const std::string& payload, const T& sample, Tier tier) {
     Buffer out;
     if (!codec->serialize(sample, out) || !codec->deserialize(out.bytes(), *value)) std::abort();
   }
-  const std::string prefix = "binary/" + payload + "/";
+  const std::string prefix = std::string(format_name(format)) + "/" + payload + "/";
   const std::string impl = impl_name(tier);
-  benchmark::RegisterBenchmark(
-      (prefix + "serialize/" + impl).c_str(), [value, tier](benchmark::State& state) {
-        auto codec = engine_for(tier).codec<T>(Format::Binary);
-        if (!codec || !on_tier(*codec, tier, state)) return;
-        Buffer out;
-        for (auto _ : state) {
-          if (!codec->serialize(*value, out)) {
-            state.SkipWithError("serialize failed");
-            break;
+  if (!input)
+    benchmark::RegisterBenchmark(
+        (prefix + "serialize/" + impl).c_str(), [value, tier, format](benchmark::State& state) {
+          auto codec = engine_for(tier).codec<T>(format);
+          if (!codec || !on_tier(*codec, tier, state)) return;
+          Buffer out;
+          for (auto _ : state) {
+            if (!codec->serialize(*value, out)) {
+              state.SkipWithError("serialize failed");
+              break;
+            }
+            benchmark::DoNotOptimize(out.data());
           }
-          benchmark::DoNotOptimize(out.data());
-        }
-        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
-      });
+          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+        });
   benchmark::RegisterBenchmark(
-      (prefix + "deserialize/" + impl).c_str(), [value, tier](benchmark::State& state) {
-        auto codec = engine_for(tier).codec<T>(Format::Binary);
+      (prefix + "deserialize/" + impl).c_str(),
+      [value, tier, format, input](benchmark::State& state) {
+        auto codec = engine_for(tier).codec<T>(format);
         if (!codec || !on_tier(*codec, tier, state)) return;
         Buffer in;
-        (void)codec->serialize(*value, in);
+        if (input) {
+          in.append(input->data(), input->size());
+        } else {
+          (void)codec->serialize(*value, in);
+        }
         T check{};
-        if (!codec->deserialize(in.bytes(), check) || !(check == *value)) {
+        if (!codec->deserialize(in.padded(), check) || !(check == *value)) {
           state.SkipWithError("round trip does not give back an equal value");
           return;
         }
@@ -78,7 +92,7 @@ void register_binary(const std::string& payload, const T& sample, Tier tier) {
           // only the Graph's destructor breaks.
           for (auto _ : state) {
             T target{};
-            if (!codec->deserialize(in.bytes(), target)) {
+            if (!codec->deserialize(in.padded(), target)) {
               state.SkipWithError("deserialize failed");
               break;
             }
@@ -89,7 +103,7 @@ void register_binary(const std::string& payload, const T& sample, Tier tier) {
           // keep their capacity, so the time is the codec's, not the allocator's.
           T target{};
           for (auto _ : state) {
-            if (!codec->deserialize(in.bytes(), target)) {
+            if (!codec->deserialize(in.padded(), target)) {
               state.SkipWithError("deserialize failed");
               break;
             }
@@ -140,6 +154,97 @@ void register_protobuf(const std::string& payload, const T& sample) {
       });
 }
 
+// json/<payload>/<op>/{rapidjson,nlohmann,simdjson_ondemand}: the peers of bench/peers/
+// json_peers.h on the same values. Readers read jitser's own output (or `input`), from a
+// reused string with simdjson's padding, into one reused object.
+template <class T>
+void register_json_peers(const std::string& payload, const T& sample,
+                         std::optional<std::string> input = std::nullopt) {
+  namespace peers = bench::json_peers;
+  auto value = std::make_shared<T>(sample);
+  auto text = std::make_shared<std::string>();
+  if (input) {
+    *text = *input;
+  } else {
+    Buffer out;
+    auto codec = engine_for(Tier::Interpreter).codec<T>(Format::Json);
+    if (!codec || !codec->serialize(sample, out)) std::abort();
+    text->assign(reinterpret_cast<const char*>(out.data()), out.size());
+  }
+  const std::string prefix = "json/" + payload + "/";
+  using Write = bool (*)(const T&, std::string&);
+  using Read = bool (*)(std::string_view, T&);
+  if (!input) {
+    for (auto [impl, write] :
+         {std::pair<const char*, Write>{"rapidjson", peers::rapidjson_write<T>},
+          std::pair<const char*, Write>{"nlohmann", peers::nlohmann_write<T>}}) {
+      benchmark::RegisterBenchmark(
+          (prefix + "serialize/" + impl).c_str(), [value, write](benchmark::State& state) {
+            std::string out;
+            for (auto _ : state) {
+              if (!write(*value, out)) {
+                state.SkipWithError("serialize failed");
+                break;
+              }
+              benchmark::DoNotOptimize(out.data());
+            }
+            state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+          });
+    }
+  }
+  for (auto [impl, read] :
+       {std::pair<const char*, Read>{"rapidjson", peers::rapidjson_read<T>},
+        std::pair<const char*, Read>{"nlohmann", peers::nlohmann_read<T>},
+        std::pair<const char*, Read>{"simdjson_ondemand", peers::simdjson_read<T>}}) {
+    benchmark::RegisterBenchmark(
+        (prefix + "deserialize/" + impl).c_str(), [value, text, read](benchmark::State& state) {
+          std::string padded = *text + std::string(64, '\0');
+          const std::string_view json(padded.data(), text->size());
+          T target{};
+          if (!read(json, target) || !(target == *value)) {
+            state.SkipWithError("round trip does not give back an equal value");
+            return;
+          }
+          for (auto _ : state) {
+            if (!read(json, target)) {
+              state.SkipWithError("deserialize failed");
+              break;
+            }
+            benchmark::DoNotOptimize(&target);
+          }
+          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * json.size()));
+        });
+  }
+}
+
+// The same document with every object's keys in reverse order.
+nlohmann::ordered_json reversed(const nlohmann::ordered_json& j) {
+  if (j.is_array()) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& e : j) out.push_back(reversed(e));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  std::vector<std::pair<std::string, const nlohmann::ordered_json*>> items;
+  for (auto it = j.begin(); it != j.end(); ++it) items.emplace_back(it.key(), &it.value());
+  for (auto it = items.rbegin(); it != items.rend(); ++it) out[it->first] = reversed(*it->second);
+  return out;
+}
+
+// JSON has no references: its Graph is the sample without the shared and cyclic links (no
+// manager, friends, by_name or owner), so that it can be written and read back equal.
+payloads::Graph json_graph() {
+  payloads::Graph g = payloads::make_graph();
+  g.by_name.clear();
+  g.owner.reset();
+  for (const auto& a : g.accounts) {
+    a->manager.reset();
+    a->friends.clear();
+  }
+  return g;
+}
+
 // binary/MediaContent/compile/jit: from registration to compiled code for every codec of
 // MediaContent (one module, holding Media's and Image's routines too), with the Engine's LLJIT
 // started on the way. Destroying the Engine is left out of the time.
@@ -176,8 +281,33 @@ void register_compile() {
 
 int main(int argc, char** argv) {
   for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
-    payloads::for_each_payload(
-        [tier](const char* name, const auto& value) { register_binary(name, value, tier); });
+    payloads::for_each_payload([tier](const char* name, const auto& value) {
+      register_codec(Format::Binary, name, value, tier);
+    });
+  }
+  for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+    payloads::for_each_payload([tier](const char* name, const auto& value) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, payloads::Graph>) {
+        register_codec(Format::Json, name, json_graph(), tier);
+      } else {
+        register_codec(Format::Json, name, value, tier);
+      }
+    });
+  }
+  bench::json_peers::for_each_payload(
+      [](const char* name, const auto& value) { register_json_peers(name, value); });
+  {
+    // MediaContent with every object's keys in reverse order.
+    Buffer out;
+    auto codec = engine_for(Tier::Interpreter).codec<payloads::MediaContent>(Format::Json);
+    if (!codec || !codec->serialize(payloads::make_media_content(), out)) std::abort();
+    const std::string shuffled =
+        reversed(nlohmann::ordered_json::parse(out.data(), out.data() + out.size())).dump();
+    for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+      register_codec(Format::Json, "MediaContent_shuffled", payloads::make_media_content(), tier,
+                     shuffled);
+    }
+    register_json_peers("MediaContent_shuffled", payloads::make_media_content(), shuffled);
   }
   register_protobuf("MediaContent", payloads::make_media_content());
   register_protobuf("Sample", payloads::make_sample());

@@ -12,6 +12,8 @@
 #include "engine/compile_queue.h"
 #include "engine/interpreter.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/json/json_read.h"
+#include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
@@ -125,9 +127,7 @@ struct Engine::Impl {
       }
       state->run = RunOptions{options.max_depth, options.binary_fingerprint,
                               options.require_fingerprint, options.json};
-      // The JIT compiles binary Plans only, so far: other formats run on the interpreter.
-      const JitPolicy policy = format == Format::Binary ? options.jit : JitPolicy::Off;
-      switch (policy) {
+      switch (options.jit) {
         case JitPolicy::Off: state->jit = JitState::Off; break;
         case JitPolicy::Lazy: state->jit = JitState::Waiting; break;
         case JitPolicy::Sync: state->jit = JitState::Queued; break;
@@ -242,7 +242,7 @@ Status Engine::compile_all() {
     std::lock_guard lock(impl_->mutex);
     for (const TypeDesc* type : impl_->registry.types()) {
       if (type->kind != Kind::Struct) continue;
-      for (Format format : {Format::Binary}) {  // the formats the JIT compiles
+      for (Format format : {Format::Binary, Format::Json}) {  // the formats the JIT compiles
         // Through resolve(), which binds the type's references to other registered types.
         Result<detail::CodecState*> state =
             impl_->codec_for(impl_->registry.resolve(type->name), format);
@@ -303,6 +303,7 @@ Status DynCodec::serialize(const void* object, Buffer& out) const {
                                                static_cast<const std::uint8_t*>(object));
     if (end.cursor) {
       out.commit_to(end.cursor);
+      if (state_->format == Format::Json && state_->run.json.pretty) json::prettify(out);
       return Status();
     }
     out.clear();
@@ -327,10 +328,21 @@ Status DynCodec::deserialize(PaddedInput padded, void* object) const {
     bump(state_->compiled_calls);
     jit::ReadContext ctx;
     ctx.max_depth = state_->run.max_depth;
-    const std::uint8_t* end = input.data() + input.size();
-    const std::uint8_t* stop =
-        code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
-    if (stop && stop == end) return Status();
+    if (state_->format == Format::Json) {
+      json::Document doc;
+      json::Slot root;
+      ctx.document = &doc;
+      if (doc.open(input, padded.padding, &root) == Errc::ok &&
+          code->deserialize_json(&ctx, &root, static_cast<std::uint8_t*>(object)) &&
+          doc.finish() == Errc::ok) {
+        return Status();
+      }
+    } else {
+      const std::uint8_t* end = input.data() + input.size();
+      const std::uint8_t* stop =
+          code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
+      if (stop && stop == end) return Status();
+    }
     // Objects this call created may form cycles through shared_ptr the caller cannot see;
     // emptying each one breaks them, as the interpreter does on failure.
     for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.object.get());

@@ -11,6 +11,7 @@
 #include "engine/interpreter.h"
 #include "engine/walker.h"
 #include "formats/field_default.h"
+#include "formats/json/json_key.h"
 #include "formats/json/json_read.h"
 #include "formats/json/json_text.h"
 #include "formats/json/json_value.h"
@@ -382,7 +383,15 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     json::Slot it, field;
     if (Errc e = json::begin_object(v, &it); e != Errc::ok) return failed(e, v, "an object");
     const std::uint32_t n = routine.end - routine.begin;
-    std::vector<bool> seen(n, false);
+    // Which fields were read: a bitset on the stack for all but the widest structs.
+    std::uint64_t inline_words[2] = {};
+    std::vector<std::uint64_t> heap_words;
+    std::uint64_t* seen = inline_words;
+    if (n > 128) {
+      heap_words.assign((n + 63) / 64, 0);
+      seen = heap_words.data();
+    }
+    auto was_seen = [&](std::uint32_t i) { return (seen[i / 64] >> (i % 64) & 1) != 0; };
     std::uint32_t expected = 0;
     for (;;) {
       bool more = false;
@@ -405,11 +414,11 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         continue;  // the iterator skips the value
       }
       const Instr& in = plan_.code[routine.begin + i];
-      if (seen[i]) {
+      if (was_seen(static_cast<std::uint32_t>(i))) {
         failure_.path.push_back("." + plan_.names[in.name]);
         return fail(Errc::duplicate_key, "the field appears twice", key_at);
       }
-      seen[i] = true;
+      seen[i / 64] |= std::uint64_t{1} << (i % 64);
       expected = static_cast<std::uint32_t>(i) + 1;
       if (!op(in, base + in.offset, &field)) {
         failure_.path.push_back("." + plan_.names[in.name]);
@@ -417,7 +426,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       }
     }
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (seen[i]) continue;
+      if (was_seen(i)) continue;
       const Instr& in = plan_.code[routine.begin + i];
       if (!apply_missing(*plan_.fields[in.name], base + in.offset)) {
         failure_.path.push_back("." + plan_.names[in.name]);
@@ -447,11 +456,9 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   }
 
   bool integer(const Instr& in, std::uint8_t* p, json::Slot* v) {
-    const std::string expected = std::string("an integer (") + int_name(in) + ")";
-    if (in.b) return key_integer(in, p);
     if (in.op == Op::Int) {
       std::int64_t x;
-      if (Errc e = json::get_int(v, &x); e != Errc::ok) return failed(e, v, expected.c_str());
+      if (Errc e = json::get_int(v, &x); e != Errc::ok) return failed(e, v, int_expected(in));
       if (!fits(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
       std::memcpy(p, &x, in.width);
       return true;
@@ -459,29 +466,33 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     std::uint64_t x;
     if (Errc e = json::get_uint(v, &x); e != Errc::ok) {
       // A negative integer is in JSON's range but not the field's.
-      return failed(e, v, e == Errc::out_of_range ? int_name(in) : expected.c_str());
+      return failed(e, v, e == Errc::out_of_range ? int_name(in) : int_expected(in));
     }
     if (!fits(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
     std::memcpy(p, &x, in.width);
     return true;
   }
+  static const char* int_expected(const Instr& in) {
+    static const char* s[] = {
+        "", "an integer (int8)", "an integer (int16)", "", "an integer (int32)", "", "",
+        "", "an integer (int64)"};
+    static const char* u[] = {
+        "", "an integer (uint8)", "an integer (uint16)", "", "an integer (uint32)", "", "",
+        "", "an integer (uint64)"};
+    return (in.op == Op::Int ? s : u)[in.width];
+  }
 
-  // A map key: the integer is the whole of the key's text.
-  bool key_integer(const Instr& in, std::uint8_t* p) {
-    const std::string_view text = key_;
-    bool ok = false;
-    if (in.op == Op::Int) {
-      std::int64_t x = 0;
-      ok = json::parse_int(text, &x) && fits(x, in.width);
-      if (ok) std::memcpy(p, &x, in.width);
-    } else {
-      std::uint64_t x = 0;
-      ok = json::parse_uint(text, &x) && fits(x, in.width);
-      if (ok) std::memcpy(p, &x, in.width);
+  // A map key, from its unescaped text (json_key.h).
+  bool key(const Instr& in, std::uint8_t* p, std::string_view text, std::size_t at) {
+    switch (json::read_key(in, text, p)) {
+      case Errc::ok: return true;
+      case Errc::unknown_enum:
+        return fail(Errc::unknown_enum,
+                    "\"" + std::string(text) + "\" is not a value of " + in.type->name, at);
+      default:
+        return fail(Errc::type_mismatch,
+                    "map key \"" + std::string(text) + "\" is not an " + int_name(in), at);
     }
-    if (ok) return true;
-    return fail(Errc::type_mismatch,
-                "map key \"" + std::string(text) + "\" is not an " + int_name(in), key_at_);
   }
 
   bool string_of(json::Slot* v, std::string_view* s, const char* expected) {
@@ -546,10 +557,6 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         return true;
       }
       case Op::String: {
-        if (in.b) {
-          reinterpret_cast<std::string*>(p)->assign(key_);
-          return true;
-        }
         std::string_view s;
         if (!string_of(v, &s, "a string")) return false;
         reinterpret_cast<std::string*>(p)->assign(s);
@@ -569,13 +576,8 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       }
       case Op::Enum: {
         std::string_view s;
-        std::size_t at = key_at_;
-        if (in.b) {
-          s = key_;
-        } else {
-          at = doc_.offset(v);
-          if (!string_of(v, &s, "an enum name")) return false;
-        }
+        const std::size_t at = doc_.offset(v);
+        if (!string_of(v, &s, "an enum name")) return false;
         for (const EnumValue& d : in.type->values) {
           if (d.name == s) {
             std::memcpy(p, &d.value, in.type->size);
@@ -690,17 +692,18 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
             return failed(e, &field, "a field");
           }
           if (!more) break;
-          key_at_ = doc_.offset(raw - 1);
-          if (json::unescaped_key(&it, raw, &key_) != Errc::ok) {
-            return fail(Errc::syntax_error, "malformed key", key_at_);
+          const std::size_t at = doc_.offset(raw - 1);
+          std::string_view text;
+          if (json::unescaped_key(&it, raw, &text) != Errc::ok) {
+            return fail(Errc::syntax_error, "malformed key", at);
           }
-          ValueSlot key(key_type);
-          const std::size_t at = key_at_;
-          if (!run(in.a, static_cast<std::uint8_t*>(key.get()), &field)) return false;
+          ValueSlot slot(key_type);
+          auto* key_at = static_cast<std::uint8_t*>(slot.get());
+          if (!key(plan_.code[plan_.routines[in.a].begin], key_at, text, at)) return false;
           const void* stored_key = nullptr;
-          void* value_at = ops.insert(p, key.get(), &stored_key);
+          void* value_at = ops.insert(p, key_at, &stored_key);
           if (!value_at) {
-            failure_.path.push_back(key_text(key_type, key.get()));
+            failure_.path.push_back(key_text(key_type, key_at));
             return fail(Errc::duplicate_key, "the key appears twice", at);
           }
           if (!value(in.b, static_cast<std::uint8_t*>(value_at), &field)) {
@@ -716,15 +719,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     return fail(Errc::invalid_descriptor, "not a JSON instruction");
   }
 
-  // A key routine runs one instruction on the key's text rather than on a value.
-  bool run(std::uint32_t r, std::uint8_t* base, json::Slot* v) {
-    const Instr& in = plan_.code[plan_.routines[r].begin];
-    return op(in, base + in.offset, v);
-  }
-
   json::Document doc_;
-  std::string_view key_;    // the map key being read, unescaped
-  std::size_t key_at_ = 0;  // and its offset
 };
 
 }  // namespace
@@ -732,12 +727,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
 Status interpret_json_serialize(const Plan& plan, const RunOptions& options, const void* object,
                                 Buffer& out) {
   Status s = JsonWriter(plan, options, out).run_root(object);
-  if (s.ok() && options.json.pretty) {
-    const std::string pretty =
-        json::prettify({reinterpret_cast<const char*>(out.data()), out.size()});
-    out.clear();
-    out.append(pretty.data(), pretty.size());
-  }
+  if (s.ok() && options.json.pretty) json::prettify(out);
   return s;
 }
 

@@ -80,11 +80,6 @@ struct Built {
 
 Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
                     bool reject = false) {
-  if (plan.format != Format::Binary) {
-    return Status(Errc::jit_failed, std::string("the JIT does not compile ") +
-                                        format_name(plan.format) +
-                                        " Plans yet; the interpreter runs them");
-  }
   initialize_llvm();
   Built built;
   auto host = host_machine();
@@ -257,7 +252,11 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   auto de = impl_->jit->lookup(entry_name(deserialize));
   if (!de) return llvm_failure("cannot link " + entry_name(deserialize), de.takeError());
   out.serialize = ser->toPtr<WriteFn>();
-  out.deserialize = de->toPtr<ReadFn>();
+  if (deserialize.format == Format::Json) {
+    out.deserialize_json = de->toPtr<JsonReadFn>();
+  } else {
+    out.deserialize = de->toPtr<ReadFn>();
+  }
   return out;
 }
 

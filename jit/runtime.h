@@ -20,7 +20,13 @@
 #include <vector>
 
 #include "formats/buffer.h"
+#include "formats/plan.h"
 #include "typeinfo/type_desc.h"
+
+namespace jitser::json {
+struct Slot;
+class Document;
+}  // namespace jitser::json
 
 namespace jitser::jit {
 
@@ -45,6 +51,8 @@ struct WriteContext {
   using IdentityMap =
       std::unordered_map<std::pair<const void*, const SharedOps*>, std::uint32_t, IdentityHash>;
   std::unique_ptr<IdentityMap> refs;
+  // JSON: the shared objects being written, outermost first; one met again is a cycle.
+  std::vector<const void*> open;
 };
 
 struct ReadContext {
@@ -56,6 +64,7 @@ struct ReadContext {
     const TypeDesc* holder;
   };
   std::vector<SharedObject> refs;
+  const json::Document* document = nullptr;  // JSON: the document being read
 };
 
 /// A compiled routine. Serialize: writes the object at `base`; deserialize: reads into it and
@@ -64,6 +73,9 @@ using WriteFn = WriteSpan (*)(WriteContext* ctx, std::uint8_t* cursor, std::uint
                               const std::uint8_t* base);
 using ReadFn = const std::uint8_t* (*)(ReadContext* ctx, const std::uint8_t* p,
                                        const std::uint8_t* end, std::uint8_t* base);
+
+/// A compiled JSON routine: reads the value in `value` into the object at `base`.
+using JsonReadFn = bool (*)(ReadContext* ctx, json::Slot* value, std::uint8_t* base);
 
 extern "C" {
 // Serialize helpers.
@@ -98,6 +110,61 @@ const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
                                        const std::uint8_t* end, void* map, const TypeDesc* type,
                                        std::uint8_t header, std::uint32_t min_entry, ReadFn key,
                                        ReadFn value);
+
+// JSON serialize helpers: the primitives of formats/json/json_write.h, each writing at `out`
+// into room the caller reserved and returning the end, or null when the value has no JSON form.
+char* jitser_rt_json_int(char* out, std::int64_t v);
+char* jitser_rt_json_uint(char* out, std::uint64_t v);
+char* jitser_rt_json_double(char* out, double v);
+char* jitser_rt_json_float(char* out, float v);
+char* jitser_rt_json_string(char* out, const char* data, std::size_t n);
+char* jitser_rt_json_base64(char* out, const std::uint8_t* data, std::size_t n);
+char* jitser_rt_json_decimal(char* out, const Decimal* d);
+char* jitser_rt_json_time(char* out, std::int64_t ticks, std::uint32_t unit,
+                          std::uint32_t duration);
+WriteSpan jitser_rt_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                     const void* value);
+WriteSpan jitser_rt_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
+                                         std::uint8_t* limit, const void* list, const ListOps* ops);
+/// `{key:value,...}`, keys and values by the compiled routines, one level deeper.
+WriteSpan jitser_rt_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                   const void* map, const MapOps* ops, WriteFn key, WriteFn value);
+/// Marks a shared object as being written; false when it already is (a cycle).
+bool jitser_rt_json_open_shared(WriteContext* ctx, const void* object);
+void jitser_rt_json_close_shared(WriteContext* ctx);
+bool jitser_rt_json_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
+                         std::uint32_t omit_default);
+
+// JSON deserialize helpers, over the slots of formats/json/json_read.h; false on failure.
+bool jitser_rt_json_begin_object(json::Slot* value, json::Slot* iterator);
+/// 1 and the raw key (after its opening quote) with the field's value in `value`; 0 after
+/// the last field; -1 on failure.
+std::int32_t jitser_rt_json_next_field(json::Slot* iterator, json::Slot* value,
+                                       const char** raw_key);
+/// For a key no compiled compare matched: the index in `fields` (n of them) of the field its
+/// unescaped text names, -1 for none, -2 for a malformed key.
+std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key,
+                                       const FieldDesc* const* fields, std::uint32_t n);
+bool jitser_rt_json_missing(const FieldDesc* field, void* slot);
+bool jitser_rt_json_begin_array(json::Slot* value, json::Slot* iterator);
+/// 1 with the element in `value`; 0 after the last; -1 on failure.
+std::int32_t jitser_rt_json_next_element(json::Slot* iterator, json::Slot* value);
+bool jitser_rt_json_take_null(json::Slot* value, bool* was_null);
+bool jitser_rt_json_get_bool(json::Slot* value, std::uint8_t* out);
+bool jitser_rt_json_get_int(json::Slot* value, std::int64_t* out);
+bool jitser_rt_json_get_uint(json::Slot* value, std::uint64_t* out);
+bool jitser_rt_json_get_double(json::Slot* value, double* out);
+bool jitser_rt_json_read_string(json::Slot* value, void* s);
+bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops);
+bool jitser_rt_json_read_enum(json::Slot* value, void* p, const TypeDesc* type);
+bool jitser_rt_json_read_decimal(json::Slot* value, void* p);
+bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,
+                              std::uint32_t duration);
+bool jitser_rt_json_read_value(ReadContext* ctx, json::Slot* value, void* p);
+bool jitser_rt_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops);
+/// An object into a map: keys by json::read_key as `key` says, values by the compiled routine.
+bool jitser_rt_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
+                             const Instr* key, JsonReadFn read_value);
 }
 
 /// Compiled code reads the standard library's containers in place, as libstdc++ lays them out:

@@ -4,6 +4,7 @@
 //   jitser dump-ir  --type MediaContent --format binary [--direction deserialize] [--optimized]
 //   jitser dump-asm --type MediaContent --format binary [--direction serialize]
 //   jitser stats
+//   jitser convert  --type MediaContent --from json --to binary < in.json > out.bin
 //
 // Until schema files exist the tool knows the benchmark payload types (bench/payloads.h).
 #include "engine/jitser.h"
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "bench/payloads.h"
+#include "typeinfo/value_slot.h"
 
 namespace {
 
@@ -35,6 +37,7 @@ constexpr const char* kUsage =
     "  dump-ir    print the LLVM IR of a codec, before or after optimization\n"
     "  dump-asm   print the machine code the JIT runs for a codec, as assembly\n"
     "  stats      compile every codec and print its compile time and code size\n"
+    "  convert    read a value in one format from stdin, write it in another to stdout\n"
     "\n"
     "`jitser <command> --help` describes a command's options.\n";
 
@@ -44,7 +47,7 @@ constexpr const char* kDumpIrUsage =
     "Prints the LLVM IR module the JIT builds for one direction of T's codec in format F.\n"
     "\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary\n"
+    "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n"
     "  --optimized     the IR after the JIT's optimization pipeline, as it is compiled\n";
 
@@ -55,7 +58,7 @@ constexpr const char* kDumpAsmUsage =
     "generates with the JIT's target machine from the optimized IR.\n"
     "\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary\n"
+    "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n";
 
 constexpr const char* kTypesUsage =
@@ -66,9 +69,21 @@ constexpr const char* kTypesUsage =
 constexpr const char* kStatsUsage =
     "usage: jitser stats\n"
     "\n"
-    "Compiles the binary codec of every known struct and prints, per codec, its compile time\n"
-    "(LLVM's work), the time from creating the codec to running compiled code, and the size\n"
-    "of its machine code.\n";
+    "Compiles the binary and JSON codecs of every known struct and prints, per codec, its\n"
+    "compile time (LLVM's work), the time from creating the codec to running compiled code,\n"
+    "and the size of its machine code; then the simdjson kernels the JSON reader runs.\n";
+
+constexpr const char* kConvertUsage =
+    "usage: jitser convert --type T --from F --to F [--pretty]\n"
+    "\n"
+    "Reads one value of type T in format --from from stdin and writes it in format --to to\n"
+    "stdout. Input that is not a valid T is an error (exit status 1) that names the field and\n"
+    "the byte offset.\n"
+    "\n"
+    "  --type T     a type from `jitser types`\n"
+    "  --from F     binary or json\n"
+    "  --to F       binary or json\n"
+    "  --pretty     JSON output with newlines and indentation\n";
 
 struct Args {
   std::map<std::string, std::string> values;
@@ -101,7 +116,9 @@ Args parse(int argc, char** argv, const std::vector<std::string>& with_value,
 }
 
 std::optional<Format> parse_format(const std::string& name) {
-  if (name == format_name(Format::Binary)) return Format::Binary;
+  for (Format f : {Format::Binary, Format::Json}) {
+    if (name == format_name(f)) return f;
+  }
   return std::nullopt;
 }
 
@@ -189,6 +206,62 @@ int stats(Engine& engine, int argc, char** argv) {
   return 0;
 }
 
+int convert(int argc, char** argv) {
+  Args args = parse(argc, argv, {"--type", "--from", "--to"}, {"--pretty"});
+  if (args.help) {
+    std::cout << kConvertUsage;
+    return 0;
+  }
+  if (!args.error.empty()) return fail(args.error, kConvertUsage);
+  for (const char* required : {"--type", "--from", "--to"}) {
+    if (!args.values.count(required))
+      return fail(std::string(required) + " is required", kConvertUsage);
+  }
+  const std::optional<Format> from = parse_format(args.values["--from"]);
+  if (!from) return fail("unknown format " + args.values["--from"], kConvertUsage);
+  const std::optional<Format> to = parse_format(args.values["--to"]);
+  if (!to) return fail("unknown format " + args.values["--to"], kConvertUsage);
+
+  // One value is read and written once: the interpreter does it without compiling anything.
+  EngineOptions options;
+  options.jit = JitPolicy::Off;
+  options.json.pretty = args.values.count("--pretty") > 0;
+  Engine engine(options);
+  if (Status s = payloads::register_all(engine); !s) {
+    std::cerr << "jitser: " << s.to_string() << "\n";
+    return 1;
+  }
+  Result<DynCodec> reader = engine.codec(args.values["--type"], *from);
+  if (!reader) {
+    return fail(reader.status().to_string() + " (`jitser types` lists the known types)",
+                kConvertUsage);
+  }
+  Result<DynCodec> writer = engine.codec(args.values["--type"], *to);
+  if (!writer) return fail(writer.status().to_string(), kConvertUsage);
+
+  Buffer input;
+  char chunk[1 << 16];
+  while (std::size_t n = std::fread(chunk, 1, sizeof chunk, stdin)) input.append(chunk, n);
+  if (std::ferror(stdin)) {
+    std::cerr << "jitser: cannot read stdin\n";
+    return 1;
+  }
+  ValueSlot value(reader->type());
+  if (Status s = reader->deserialize(input.padded(), value.get()); !s) {
+    std::cerr << "jitser: input is not a " << args.values["--type"] << " in " << format_name(*from)
+              << ": " << s.to_string() << "\n";
+    return 1;
+  }
+  Buffer output;
+  if (Status s = writer->serialize(value.get(), output); !s) {
+    std::cerr << "jitser: cannot write it as " << format_name(*to) << ": " << s.to_string() << "\n";
+    return 1;
+  }
+  if (*to == Format::Json) output.append("\n", 1);
+  std::fwrite(output.data(), 1, output.size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -208,5 +281,6 @@ int main(int argc, char** argv) {
   if (command == "dump-ir") return dump(engine, argc, argv, false);
   if (command == "dump-asm") return dump(engine, argc, argv, true);
   if (command == "stats") return stats(engine, argc, argv);
+  if (command == "convert") return convert(argc, argv);
   return fail("unknown command " + command, kUsage);
 }

@@ -192,6 +192,9 @@ Errc get_bool(Slot* value, bool* out) {
 
 Errc get_int(Slot* value, std::int64_t* out) {
   return with(value, [&](auto& h) -> error_code {
+    // An integer that fits reads in one pass; a failed read consumes nothing, so anything
+    // else is looked at again to say what it is.
+    if (!h.get_int64().get(*out)) return simdjson::SUCCESS;
     od::json_type j;
     if (error_code e = h.type().get(j)) return e;
     if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
@@ -204,6 +207,7 @@ Errc get_int(Slot* value, std::int64_t* out) {
 
 Errc get_uint(Slot* value, std::uint64_t* out) {
   return with(value, [&](auto& h) -> error_code {
+    if (!h.get_uint64().get(*out)) return simdjson::SUCCESS;  // as in get_int
     od::json_type j;
     if (error_code e = h.type().get(j)) return e;
     if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;

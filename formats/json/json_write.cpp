@@ -254,4 +254,10 @@ std::string prettify(std::string_view compact) {
   return out;
 }
 
+void prettify(Buffer& out) {
+  const std::string pretty = prettify({reinterpret_cast<const char*>(out.data()), out.size()});
+  out.clear();
+  out.append(pretty.data(), pretty.size());
+}
+
 }  // namespace jitser::json

@@ -50,5 +50,7 @@ char* put_duration(char* out, std::int64_t ticks, TimeUnit unit);
 
 /// Re-indents compact JSON (as jitser writes it) with newlines and two spaces per level.
 std::string prettify(std::string_view compact);
+/// The same, in place: both tiers write compact JSON and re-indent it after.
+void prettify(Buffer& out);
 
 }  // namespace jitser::json

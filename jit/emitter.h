@@ -1,0 +1,209 @@
+// What the IR emitters of every format share: the module, common types, constants for host
+// addresses, and the per-function scaffolding (a failure block, nesting depth, loops).
+#pragma once
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/plan.h"
+#include "typeinfo/type_desc.h"
+
+namespace jitser::jit::ir {
+
+using llvm::BasicBlock;
+using llvm::Function;
+using llvm::FunctionType;
+using llvm::IRBuilder;
+using llvm::Type;
+using llvm::Value;
+
+inline bool enum_unsigned(const TypeDesc& e) {
+  return e.underlying == Kind::UInt8 || e.underlying == Kind::UInt16 ||
+         e.underlying == Kind::UInt32 || e.underlying == Kind::UInt64;
+}
+
+inline const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
+
+// Turns a type name into something a symbol can carry and a profiler can show.
+inline std::string symbol_text(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  return out;
+}
+
+// What both directions share: the module, the common types, constants for host addresses, and
+// the per-function scaffolding (a failure block, nesting depth).
+class EmitterBase {
+ protected:
+  // `entry_levels`: nesting levels the entry counts before the root routine runs.
+  EmitterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
+              std::uint32_t entry_levels = 0)
+      : plan_(plan),
+        options_(options),
+        module_(module),
+        ctx_(module.getContext()),
+        b_(ctx_),
+        ptr_(llvm::PointerType::get(ctx_, 0)),
+        i8_(Type::getInt8Ty(ctx_)),
+        i32_(Type::getInt32Ty(ctx_)),
+        i64_(Type::getInt64Ty(ctx_)),
+        track_depth_(!depth_bounded(plan, options.max_depth, entry_levels)) {}
+
+  // True when no input can nest deeper than the limit: the routines call each other without a
+  // cycle and the deepest chain of descents from the root stays within max_depth. Then the
+  // depth counter can never trip, in either tier, and compiled code leaves it out.
+  static bool depth_bounded(const Plan& plan, std::uint32_t max_depth, std::uint32_t entry_levels) {
+    std::vector<int> state(plan.routines.size(), 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::uint32_t> deepest(plan.routines.size(), 0);
+    bool cyclic = false;
+    auto visit = [&](auto& self, std::uint32_t r) -> std::uint32_t {
+      if (state[r] == 1) cyclic = true;
+      if (state[r] != 0) return deepest[r];
+      state[r] = 1;
+      std::uint32_t most = 0;
+      for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
+        const Instr& in = plan.code[i];
+        switch (in.op) {
+          case Op::Struct:
+          case Op::Nullable:
+          case Op::Shared:
+          case Op::List:
+          case Op::Array: most = std::max(most, 1 + self(self, in.a)); break;
+          case Op::Map: most = std::max({most, 1 + self(self, in.a), 1 + self(self, in.b)}); break;
+          case Op::Dynamic: cyclic = true; break;  // a Value nests as deep as its data
+          default: break;
+        }
+      }
+      state[r] = 2;
+      return deepest[r] = most;
+    };
+    const std::uint32_t depth = visit(visit, plan.root);
+    return !cyclic && depth + entry_levels <= max_depth;
+  }
+
+  Value* const_ptr(const void* address) {
+    return llvm::ConstantExpr::getIntToPtr(
+        llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), ptr_);
+  }
+  llvm::ConstantInt* c64(std::uint64_t v) { return llvm::ConstantInt::get(i64_, v); }
+  llvm::ConstantInt* c8(std::uint8_t v) { return llvm::ConstantInt::get(i8_, v); }
+  Type* int_type(unsigned bytes) { return Type::getIntNTy(ctx_, bytes * 8); }
+
+  Value* at(Value* base, std::uint64_t offset) {
+    return offset ? b_.CreateConstInBoundsGEP1_64(i8_, base, offset) : base;
+  }
+  Value* load(Type* type, Value* base, std::uint64_t offset) {
+    return b_.CreateAlignedLoad(type, at(base, offset), llvm::MaybeAlign(1));
+  }
+  void store(Value* v, Value* base, std::uint64_t offset) {
+    b_.CreateAlignedStore(v, at(base, offset), llvm::MaybeAlign(1));
+  }
+
+  BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
+  // Continues in a new block when `fails` is true at run time.
+  void fail_if(Value* fails) {
+    BasicBlock* ok = block("ok");
+    b_.CreateCondBr(fails, fail_, ok, unlikely());
+    b_.SetInsertPoint(ok);
+  }
+  llvm::MDNode* unlikely() { return llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20); }
+
+  // Nesting depth lives at offset 0 of the context, as the interpreter counts it.
+  void enter(Value* context) {
+    if (!track_depth_) return;
+    Value* depth = b_.CreateAdd(b_.CreateLoad(i32_, context), llvm::ConstantInt::get(i32_, 1));
+    b_.CreateStore(depth, context);
+    fail_if(b_.CreateICmpUGT(depth, llvm::ConstantInt::get(i32_, options_.max_depth)));
+  }
+  void leave(Value* context) {
+    if (!track_depth_) return;
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(i32_, context), llvm::ConstantInt::get(i32_, 1)),
+                   context);
+  }
+
+  // Emits `each(element)` for n elements `stride` bytes apart from `data`, as one level of
+  // nesting, the way the interpreter's Walker::elements counts it.
+  template <class Each>
+  void elements(Value* context, Value* data, std::uint64_t stride, Value* n, Each each) {
+    enter(context);
+    BasicBlock* head = b_.GetInsertBlock();
+    BasicBlock* loop = block("each");
+    BasicBlock* done = block("each.done");
+    b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64_, 2);
+    i->addIncoming(c64(0), head);
+    each(b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
+    Value* next = b_.CreateAdd(i, c64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
+    b_.SetInsertPoint(done);
+    leave(context);
+  }
+
+  // Fails unless v is one of the enum's declared values.
+  void declared(Value* v, const TypeDesc& e) {
+    BasicBlock* ok = block("enum.ok");
+    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
+    std::vector<std::int64_t> seen;
+    for (const EnumValue& d : e.values) {
+      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
+      seen.push_back(d.value);
+      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
+    }
+    b_.SetInsertPoint(ok);
+  }
+
+  Value* call_host(const void* fn, FunctionType* type, llvm::ArrayRef<Value*> args) {
+    return b_.CreateCall(type, const_ptr(fn), args);
+  }
+  Function* helper(const char* name, Type* result, llvm::ArrayRef<Type*> params) {
+    return llvm::cast<Function>(
+        module_.getOrInsertFunction(name, FunctionType::get(result, params, false)).getCallee());
+  }
+
+  // One function per routine, declared up front so routines can call each other in any order.
+  // The root routine is exported as `prefix` unless the emitter adds an entry of its own.
+  void declare(FunctionType* type, const std::string& prefix, bool export_root = true) {
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) {
+      const bool root = export_root && r == plan_.root;
+      std::string name = root ? prefix
+                              : prefix + "." + symbol_text(display_name(*plan_.routines[r].type)) +
+                                    "." + std::to_string(r);
+      Function* f = Function::Create(
+          type, root ? Function::ExternalLinkage : Function::InternalLinkage, name, module_);
+      f->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+      // Routines are merged into the entry before simplification (jit/compiler.cpp); the
+      // inliner stops at recursion on its own.
+      if (!root) f->addFnAttr(llvm::Attribute::AlwaysInline);
+      routines_.push_back(f);
+    }
+  }
+
+  const Plan& plan_;
+  const RunOptions& options_;
+  llvm::Module& module_;
+  llvm::LLVMContext& ctx_;
+  IRBuilder<> b_;
+  llvm::PointerType* ptr_;
+  llvm::IntegerType* i8_;
+  llvm::IntegerType* i32_;
+  llvm::IntegerType* i64_;
+  const bool track_depth_;
+  std::vector<Function*> routines_;
+  Function* fn_ = nullptr;
+  BasicBlock* fail_ = nullptr;
+};
+
+}  // namespace jitser::jit::ir

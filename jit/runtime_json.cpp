@@ -1,0 +1,269 @@
+// The JSON half of jit/runtime.h: thin entries into formats/json, so compiled code and the
+// interpreter read and write through the very same functions.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "formats/field_default.h"
+#include "formats/json/json_key.h"
+#include "formats/json/json_read.h"
+#include "formats/json/json_text.h"
+#include "formats/json/json_value.h"
+#include "formats/json/json_write.h"
+#include "jit/runtime.h"
+#include "typeinfo/value_slot.h"
+
+namespace jitser::jit {
+namespace {
+
+WriteSpan span_of(Buffer& out) {
+  std::uint8_t* at = out.ensure(0);
+  return {at, at + (out.capacity() - out.size())};
+}
+
+WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std::size_t n) {
+  if (static_cast<std::size_t>(limit - cursor) >= n) return {cursor, limit};
+  return jitser_rt_grow(ctx, cursor, n);
+}
+
+WriteSpan put(WriteSpan span, char c) {
+  *span.cursor++ = static_cast<std::uint8_t>(c);
+  return span;
+}
+
+}  // namespace
+
+extern "C" {
+
+char* jitser_rt_json_int(char* out, std::int64_t v) { return json::put_int(out, v); }
+char* jitser_rt_json_uint(char* out, std::uint64_t v) { return json::put_uint(out, v); }
+char* jitser_rt_json_double(char* out, double v) { return json::put_double(out, v); }
+char* jitser_rt_json_float(char* out, float v) { return json::put_float(out, v); }
+char* jitser_rt_json_string(char* out, const char* data, std::size_t n) {
+  return json::put_string(out, data, n);
+}
+char* jitser_rt_json_base64(char* out, const std::uint8_t* data, std::size_t n) {
+  return json::put_base64(out, data, n);
+}
+char* jitser_rt_json_decimal(char* out, const Decimal* d) { return json::put_decimal(out, *d); }
+char* jitser_rt_json_time(char* out, std::int64_t ticks, std::uint32_t unit,
+                          std::uint32_t duration) {
+  const auto u = static_cast<TimeUnit>(unit);
+  return duration ? json::put_duration(out, ticks, u) : json::put_timestamp(out, ticks, u);
+}
+
+WriteSpan jitser_rt_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
+                                     const void* value) {
+  Buffer& out = *ctx->out;
+  out.commit_to(cursor);
+  if (json::write_value(out, *static_cast<const Value*>(value), ctx->max_depth - ctx->depth) !=
+      Errc::ok) {
+    return {nullptr, nullptr};
+  }
+  return span_of(out);
+}
+
+WriteSpan jitser_rt_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
+                                         std::uint8_t* limit, const void* list,
+                                         const ListOps* ops) {
+  const std::size_t n = ops->size(list);
+  WriteSpan span = room(ctx, cursor, limit, 2 + 6 * n);  // "false," per element, and brackets
+  span = put(span, '[');
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) span = put(span, ',');
+    const std::string_view word = ops->get_bool(list, i) ? "true" : "false";
+    std::memcpy(span.cursor, word.data(), word.size());
+    span.cursor += word.size();
+  }
+  return put(span, ']');
+}
+
+WriteSpan jitser_rt_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                   const void* map, const MapOps* ops, WriteFn key, WriteFn value) {
+  WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
+  alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
+  ops->begin(map, iterator);
+  const void* k;
+  const void* v;
+  bool first = true;
+  while (ops->next(iterator, &k, &v)) {
+    if (!first) span = put(room(ctx, span.cursor, span.limit, 1), ',');
+    first = false;
+    span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
+    if (!span.cursor) return span;
+    span = put(room(ctx, span.cursor, span.limit, 1), ':');
+    span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
+    if (!span.cursor) return span;
+  }
+  return put(room(ctx, span.cursor, span.limit, 1), '}');
+}
+
+bool jitser_rt_json_open_shared(WriteContext* ctx, const void* object) {
+  if (std::find(ctx->open.begin(), ctx->open.end(), object) != ctx->open.end()) return false;
+  ctx->open.push_back(object);
+  return true;
+}
+void jitser_rt_json_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
+
+bool jitser_rt_json_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
+                         std::uint32_t omit_default) {
+  return (omit_null && holds_nothing(*field, slot)) ||
+         (omit_default && equals_default(*field, slot));
+}
+
+bool jitser_rt_json_begin_object(json::Slot* value, json::Slot* iterator) {
+  return json::begin_object(value, iterator) == Errc::ok;
+}
+
+std::int32_t jitser_rt_json_next_field(json::Slot* iterator, json::Slot* value,
+                                       const char** raw_key) {
+  bool more = false;
+  if (json::next_field(iterator, &more, raw_key, value) != Errc::ok) return -1;
+  return more ? 1 : 0;
+}
+
+std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key,
+                                       const FieldDesc* const* fields, std::uint32_t n) {
+  std::string_view key;
+  if (json::unescaped_key(iterator, raw_key, &key) != Errc::ok) return -2;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (fields[i]->name == key) return static_cast<std::int32_t>(i);
+  }
+  return -1;
+}
+
+bool jitser_rt_json_missing(const FieldDesc* field, void* slot) {
+  return apply_missing(*field, slot);
+}
+
+bool jitser_rt_json_begin_array(json::Slot* value, json::Slot* iterator) {
+  return json::begin_array(value, iterator) == Errc::ok;
+}
+
+std::int32_t jitser_rt_json_next_element(json::Slot* iterator, json::Slot* value) {
+  bool more = false;
+  if (json::next_element(iterator, &more, value) != Errc::ok) return -1;
+  return more ? 1 : 0;
+}
+
+bool jitser_rt_json_take_null(json::Slot* value, bool* was_null) {
+  return json::take_null(value, was_null) == Errc::ok;
+}
+
+bool jitser_rt_json_get_bool(json::Slot* value, std::uint8_t* out) {
+  bool b = false;
+  if (json::get_bool(value, &b) != Errc::ok) return false;
+  *out = b;
+  return true;
+}
+
+bool jitser_rt_json_get_int(json::Slot* value, std::int64_t* out) {
+  return json::get_int(value, out) == Errc::ok;
+}
+bool jitser_rt_json_get_uint(json::Slot* value, std::uint64_t* out) {
+  return json::get_uint(value, out) == Errc::ok;
+}
+bool jitser_rt_json_get_double(json::Slot* value, double* out) {
+  return json::get_double(value, out) == Errc::ok;
+}
+
+bool jitser_rt_json_read_string(json::Slot* value, void* s) {
+  std::string_view text;
+  if (json::get_string(value, &text) != Errc::ok) return false;
+  static_cast<std::string*>(s)->assign(text);
+  return true;
+}
+
+bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops) {
+  std::string_view text;
+  if (json::get_string(value, &text) != Errc::ok) return false;
+  ops->resize(list, json::base64_decoded_size(text.size()));
+  std::size_t n = 0;
+  if (!json::decode_base64(text, static_cast<std::uint8_t*>(ops->data(list)), &n)) return false;
+  ops->resize(list, n);
+  return true;
+}
+
+bool jitser_rt_json_read_enum(json::Slot* value, void* p, const TypeDesc* type) {
+  std::string_view text;
+  if (json::get_string(value, &text) != Errc::ok) return false;
+  for (const EnumValue& d : type->values) {
+    if (d.name == text) {
+      std::memcpy(p, &d.value, type->size);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool jitser_rt_json_read_decimal(json::Slot* value, void* p) {
+  std::string_view text;
+  if (json::get_number_text(value, &text) != Errc::ok) return false;
+  return json::parse_decimal(text, static_cast<Decimal*>(p));
+}
+
+bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,
+                              std::uint32_t duration) {
+  std::string_view text;
+  if (json::get_string(value, &text) != Errc::ok) return false;
+  std::int64_t ticks = 0;
+  const auto u = static_cast<TimeUnit>(unit);
+  if (!(duration ? json::parse_duration(text, u, &ticks) : json::parse_timestamp(text, u, &ticks)))
+    return false;
+  std::memcpy(p, &ticks, 8);
+  return true;
+}
+
+bool jitser_rt_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
+  std::size_t at = 0;
+  return json::read_value(*ctx->document, value, *static_cast<Value*>(p),
+                          ctx->max_depth - ctx->depth, &at) == Errc::ok;
+}
+
+bool jitser_rt_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops) {
+  json::Slot it, element;
+  if (json::begin_array(value, &it) != Errc::ok) return false;
+  std::size_t have = ops->size(list);
+  std::size_t count = 0;
+  for (;;) {
+    bool more = false;
+    if (json::next_element(&it, &more, &element) != Errc::ok) return false;
+    if (!more) break;
+    bool b = false;
+    if (json::get_bool(&element, &b) != Errc::ok) return false;
+    if (count >= have) {
+      ops->resize(list, std::max<std::size_t>(count + 1, have * 2));
+      have = ops->size(list);
+    }
+    ops->set_bool(list, count++, b);
+  }
+  ops->resize(list, count);
+  return true;
+}
+
+bool jitser_rt_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
+                             const Instr* key, JsonReadFn read_value) {
+  const MapOps& ops = *type->map_ops;
+  json::Slot it, field;
+  if (json::begin_object(value, &it) != Errc::ok) return false;
+  ops.clear(map);
+  const TypeDesc& key_type = type->key->resolved();
+  for (;;) {
+    bool more = false;
+    const char* raw = nullptr;
+    if (json::next_field(&it, &more, &raw, &field) != Errc::ok) return false;
+    if (!more) return true;
+    std::string_view text;
+    if (json::unescaped_key(&it, raw, &text) != Errc::ok) return false;
+    ValueSlot slot(key_type);
+    if (json::read_key(*key, text, slot.get()) != Errc::ok) return false;
+    const void* stored_key = nullptr;
+    void* at = ops.insert(map, slot.get(), &stored_key);
+    if (!at || !read_value(ctx, &field, static_cast<std::uint8_t*>(at))) return false;
+  }
+}
+
+}  // extern "C"
+
+}  // namespace jitser::jit
