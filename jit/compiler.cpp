@@ -1,5 +1,6 @@
 #include "jit/compiler.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -11,6 +12,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -20,7 +22,9 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
 
+#include <algorithm>
 #include <exception>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -71,6 +75,66 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
   return builder;
 }
 
+// The JSON helpers compiled by clang-19 at build time (jit/json_kernel.cpp), embedded by
+// cmake/embed_bitcode.cmake.
+extern "C" const unsigned char jitser_json_kernel_bitcode[];
+extern "C" const std::size_t jitser_json_kernel_bitcode_size;
+extern "C" const std::uint64_t jitser_json_kernel_layout;
+
+// Links the JSON helpers a codec calls into its module, as private functions the pipeline
+// inlines: a compiled reader and simdjson's On-Demand code then optimize as one function, with
+// the slots in registers rather than passed to calls, and a writer formats integers and plain
+// strings in line. Their target attributes go, so they compile for the host like the rest.
+// The helpers inlined at every call: those a codec calls once per field, value or element.
+// What they leave out of line (the diagnosis of a number that is not the integer expected,
+// simdjson's slow path for doubles) stays a call within the module.
+constexpr llvm::StringLiteral kInlinedHelpers[] = {
+    "jitser_rt_json_int",          "jitser_rt_json_uint",       "jitser_rt_json_string",
+    "jitser_rt_json_begin_object", "jitser_rt_json_next_field", "jitser_rt_json_begin_array",
+    "jitser_rt_json_next_element", "jitser_rt_json_take_null",  "jitser_rt_json_get_bool",
+    "jitser_rt_json_get_int",      "jitser_rt_json_get_uint",   "jitser_rt_json_get_double",
+    "jitser_rt_json_read_string"};
+
+Status link_json_kernel(llvm::Module& module, const std::string& entry) {
+  auto kernel = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(
+          llvm::StringRef(reinterpret_cast<const char*>(jitser_json_kernel_bitcode),
+                          jitser_json_kernel_bitcode_size),
+          "json_kernel"),
+      module.getContext());
+  if (!kernel) return llvm_failure("cannot read the JSON kernel's bitcode", kernel.takeError());
+  const llvm::GlobalVariable* layout = (*kernel)->getGlobalVariable("jitser_json_kernel_layout");
+  const auto* value =
+      layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
+  if (!value || value->getZExtValue() != jitser_json_kernel_layout) {
+    return Status(Errc::jit_failed,
+                  "the JSON kernel's bitcode lays out simdjson's or the standard library's "
+                  "classes differently from this build of jitser");
+  }
+  (*kernel)->setDataLayout(module.getDataLayout());
+  (*kernel)->setTargetTriple(module.getTargetTriple());
+  for (llvm::Function& f : **kernel) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.removeFnAttr("tune-cpu");
+  }
+  if (llvm::Linker::linkModules(module, std::move(*kernel), llvm::Linker::LinkOnlyNeeded)) {
+    return Status(Errc::jit_failed, "cannot link the JSON kernel into " + entry);
+  }
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration() || f.getName() == entry) continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (std::find(std::begin(kInlinedHelpers), std::end(kInlinedHelpers), f.getName()) !=
+        std::end(kInlinedHelpers)) {
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  }
+  for (llvm::GlobalVariable& g : module.globals()) {
+    if (!g.isDeclaration()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  return Status();
+}
+
 // The module of one Plan, verified, optionally run through the optimization pipeline.
 struct Built {
   std::unique_ptr<llvm::LLVMContext> context;
@@ -92,6 +156,9 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
   emit_plan(plan, options, *built.module);
+  if (plan.format == Format::Json) {
+    if (Status s = link_json_kernel(*built.module, entry_name(plan)); !s) return s;
+  }
   if (reject) {  // a function whose only block has no terminator
     llvm::Function* bad = llvm::Function::Create(
         llvm::FunctionType::get(llvm::Type::getVoidTy(*built.context), false),
@@ -122,7 +189,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
     // compile time.
     llvm::ModulePassManager pipeline;
     if (llvm::Error e = passes.parsePassPipeline(
-            pipeline, "always-inline,function(sroa,early-cse,instcombine,simplifycfg)")) {
+            pipeline, "always-inline,function(sroa,early-cse,instcombine,simplifycfg),globaldce")) {
       return llvm_failure("bad pass pipeline", std::move(e));
     }
     if (kHostHasAsan) {

@@ -239,7 +239,7 @@ class JsonWriteEmitter : public JsonEmitter {
       case Op::Float: return json::kMaxFloatChars;
       case Op::Decimal: return json::kMaxDecimalChars;
       case Op::Time: return json::kMaxTimeChars;
-      case Op::String:
+      case Op::String: return 2 + kStringWord;  // string(): one whole word stored past the end
       case Op::Bytes: return 2;
       case Op::Enum: {
         std::uint64_t most = 0;
@@ -348,9 +348,7 @@ class JsonWriteEmitter : public JsonEmitter {
               {load(Type::getDoubleTy(ctx_), slot, 0)});
         }
         return;
-      case Op::String:  // std::string: data, size
-        put("jitser_rt_json_string", {ptr_, i64_}, {load(ptr_, slot, 0), load(i64_, slot, 8)});
-        return;
+      case Op::String: string(slot); return;
       case Op::Bytes: {  // std::vector<std::uint8_t>: begin, end
         Value* data = load(ptr_, slot, 0);
         put("jitser_rt_json_base64", {ptr_, i64_},
@@ -382,6 +380,74 @@ class JsonWriteEmitter : public JsonEmitter {
         return;
       default: return;
     }
+  }
+
+  // A std::string (data, size). One of up to 32 bytes that needs no escape (the common case)
+  // is copied between its quotes as two 16-byte words, the first and the last 16 (overlapping,
+  // or past the end for a short one): a std::string's storage always holds 16 bytes (its local
+  // buffer, or a heap block of more than 15 and a terminator). Anything else, and every string
+  // the words show to need care (a quote, a backslash, a control character or a byte of a
+  // multi-byte character, which must be checked as UTF-8), goes to the helper.
+  static constexpr std::uint64_t kStringWord = 16;
+  void string(Value* slot) {
+    Value* data = load(ptr_, slot, 0);
+    Value* n = load(i64_, slot, 8);
+    BasicBlock* short_string = block("str.short");
+    BasicBlock* plain = block("str.plain");
+    BasicBlock* general = block("str.general");
+    BasicBlock* done = block("str.done");
+    b_.CreateCondBr(b_.CreateICmpULE(n, c64(2 * kStringWord)), short_string, general);
+
+    b_.SetInsertPoint(short_string);
+    auto* bytes_type = llvm::FixedVectorType::get(i8_, kStringWord);
+    auto splat = [&](std::uint8_t c) {
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(kStringWord), c8(c));
+    };
+    auto care = [&](Value* word) {
+      return b_.CreateOr(
+          b_.CreateOr(b_.CreateICmpULT(word, splat(0x20)), b_.CreateICmpSLT(word, splat(0))),
+          b_.CreateOr(b_.CreateICmpEQ(word, splat('"')), b_.CreateICmpEQ(word, splat('\\'))));
+    };
+    // The last word starts at n - 16 when the string is longer than one word; for a shorter
+    // one it is the first word again, stored twice.
+    Value* longer = b_.CreateICmpUGT(n, c64(kStringWord));
+    Value* tail_at = b_.CreateSelect(longer, b_.CreateSub(n, c64(kStringWord)), c64(0));
+    Value* head = load(bytes_type, data, 0);
+    Value* tail = b_.CreateAlignedLoad(bytes_type, b_.CreateInBoundsGEP(i8_, data, tail_at),
+                                       llvm::MaybeAlign(1));
+    std::vector<llvm::Constant*> lanes;
+    for (std::uint64_t i = 0; i < kStringWord; ++i) {
+      lanes.push_back(c8(static_cast<std::uint8_t>(i)));
+    }
+    Value* in_head = b_.CreateICmpULT(llvm::ConstantVector::get(lanes),
+                                      b_.CreateVectorSplat(kStringWord, b_.CreateTrunc(n, i8_)));
+    Value* head_care = b_.CreateOrReduce(b_.CreateAnd(care(head), in_head));
+    Value* tail_care = b_.CreateAnd(longer, b_.CreateOrReduce(care(tail)));
+    b_.CreateCondBr(b_.CreateOr(head_care, tail_care), general, plain);
+
+    b_.SetInsertPoint(plain);
+    Value* out = cursor();
+    store(c8('"'), out, 0);
+    store(head, out, 1);
+    b_.CreateAlignedStore(tail, b_.CreateInBoundsGEP(i8_, out, b_.CreateAdd(tail_at, c64(1))),
+                          llvm::MaybeAlign(1));
+    Value* close = b_.CreateInBoundsGEP(i8_, out, b_.CreateAdd(n, c64(1)));
+    store(c8('"'), close, 0);
+    Value* plain_end = at(close, 1);
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(general);
+    Value* end = b_.CreateCall(helper("jitser_rt_json_string", ptr_, {ptr_, ptr_, i64_}),
+                               {cursor(), data, n});
+    fail_if(b_.CreateIsNull(end));
+    BasicBlock* general_done = b_.GetInsertBlock();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(done);
+    llvm::PHINode* next = b_.CreatePHI(ptr_, 2);
+    next->addIncoming(plain_end, plain);
+    next->addIncoming(end, general_done);
+    set_cursor(next);
   }
 
   void null_literal() {
@@ -571,10 +637,11 @@ class JsonReadEmitter : public JsonEmitter {
     return std::string_view(key).substr(1, key.size() - 2);
   }
 
-  // An object into a struct. Fields in declaration order take the fast path: each key is
-  // compared with the one expected next only. The first surprise (another order, an unknown
-  // or escaped key) drops to dispatch, which compares the key with every field's, then looks
-  // the unescaped key up. A bitset of the fields read finds duplicates and what is missing.
+  // An object into a struct. Each key is first compared with the field expected next (the one
+  // after the field read last), so fields in declaration order match on one compare; any other
+  // key goes to dispatch, which compares it with every field's, then looks its unescaped text
+  // up. One loop reads the fields, so the inlined iteration appears once per struct. A bitset
+  // of the fields read finds duplicates and what is missing.
   void object(std::uint32_t r) {
     const Routine& routine = plan_.routines[r];
     const std::uint32_t n = routine.end - routine.begin;
@@ -583,46 +650,41 @@ class JsonReadEmitter : public JsonEmitter {
     Value* it = new_slot("object");
     Value* field = new_slot("field");
     Value* raw_at = local(ptr_, "raw_key");
-    Value* in_order = local(i1(), "in_order", 1);
+    Value* expected = local(i32_, "expected", 4);
     std::vector<Value*> seen;
     for (std::uint32_t w = 0; w < (n + 63) / 64; ++w) {
       seen.push_back(local(i64_, "seen"));
       b_.CreateStore(c64(0), seen.back());
     }
-    b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), in_order);
+    b_.CreateStore(c32(0), expected);
     check("jitser_rt_json_begin_object", {ptr_, ptr_}, {value, it});
 
-    BasicBlock* finish = block("object.end");
     BasicBlock* next = block("object.next");
+    BasicBlock* have = block("object.key");
+    BasicBlock* finish = block("object.end");
     BasicBlock* dispatch = block("object.dispatch");
-    std::vector<BasicBlock*> handle(n), fast(n + 1);
+    std::vector<BasicBlock*> handle(n);
     for (std::uint32_t i = 0; i < n; ++i) handle[i] = block("field");
-    for (std::uint32_t i = 0; i <= n; ++i) fast[i] = i < n ? block("in_order") : next;
-    b_.CreateBr(fast[0]);
-
-    Function* next_field = helper("jitser_rt_json_next_field", i32_, {ptr_, ptr_, ptr_});
-    // Reads the next field; on to `have` with one, to `finish` after the last.
-    auto advance_to = [&](BasicBlock* have) {
-      Value* status = b_.CreateCall(next_field, {it, field, raw_at});
-      llvm::SwitchInst* sw = b_.CreateSwitch(status, fail_, 2);
-      sw->addCase(llvm::ConstantInt::get(i32_, 1), have);
-      sw->addCase(llvm::ConstantInt::get(i32_, 0), finish);
-    };
-    for (std::uint32_t i = 0; i < n; ++i) {
-      b_.SetInsertPoint(fast[i]);
-      BasicBlock* have = block("in_order.key");
-      advance_to(have);
-      b_.SetInsertPoint(have);
-      branch_on_key(b_.CreateLoad(ptr_, raw_at), key_tail(plan_.code[routine.begin + i]), handle[i],
-                    dispatch);
-    }
+    b_.CreateBr(next);
 
     b_.SetInsertPoint(next);
-    advance_to(dispatch);
+    Value* status = b_.CreateCall(helper("jitser_rt_json_next_field", i32_, {ptr_, ptr_, ptr_}),
+                                  {it, field, raw_at});
+    llvm::SwitchInst* step = b_.CreateSwitch(status, fail_, 2);
+    step->addCase(c32(1), have);
+    step->addCase(c32(0), finish);
+
+    b_.SetInsertPoint(have);
+    Value* raw = b_.CreateLoad(ptr_, raw_at);
+    llvm::SwitchInst* guess = b_.CreateSwitch(b_.CreateLoad(i32_, expected), dispatch, n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      BasicBlock* compare = block("object.expected");
+      guess->addCase(c32(i), compare);
+      b_.SetInsertPoint(compare);
+      branch_on_key(raw, key_tail(plan_.code[routine.begin + i]), handle[i], dispatch);
+    }
 
     b_.SetInsertPoint(dispatch);
-    b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), in_order);
-    Value* raw = b_.CreateLoad(ptr_, raw_at);
     for (std::uint32_t i = 0; i < n; ++i) {
       BasicBlock* miss = block("dispatch.next");
       branch_on_key(raw, key_tail(plan_.code[routine.begin + i]), handle[i], miss);
@@ -655,7 +717,8 @@ class JsonReadEmitter : public JsonEmitter {
       b_.CreateStore(b_.CreateOr(word, bit), seen[i / 64]);
       const Instr& in = plan_.code[routine.begin + i];
       this->value(in, field, at(base, in.offset));
-      b_.CreateCondBr(b_.CreateLoad(i1(), in_order), fast[i + 1], next);
+      b_.CreateStore(c32(i + 1), expected);
+      b_.CreateBr(next);
     }
 
     b_.SetInsertPoint(finish);

@@ -237,6 +237,7 @@ std::vector<HelperSymbol> helper_symbols() {
       {"jitser_rt_json_double", reinterpret_cast<void*>(&jitser_rt_json_double)},
       {"jitser_rt_json_float", reinterpret_cast<void*>(&jitser_rt_json_float)},
       {"jitser_rt_json_string", reinterpret_cast<void*>(&jitser_rt_json_string)},
+      {"jitser_rt_json_escaped_string", reinterpret_cast<void*>(&jitser_rt_json_escaped_string)},
       {"jitser_rt_json_base64", reinterpret_cast<void*>(&jitser_rt_json_base64)},
       {"jitser_rt_json_decimal", reinterpret_cast<void*>(&jitser_rt_json_decimal)},
       {"jitser_rt_json_time", reinterpret_cast<void*>(&jitser_rt_json_time)},

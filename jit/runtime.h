@@ -118,6 +118,8 @@ char* jitser_rt_json_uint(char* out, std::uint64_t v);
 char* jitser_rt_json_double(char* out, double v);
 char* jitser_rt_json_float(char* out, float v);
 char* jitser_rt_json_string(char* out, const char* data, std::size_t n);
+/// put_string itself, for a string with bytes to escape or check as UTF-8.
+char* jitser_rt_json_escaped_string(char* out, const char* data, std::size_t n);
 char* jitser_rt_json_base64(char* out, const std::uint8_t* data, std::size_t n);
 char* jitser_rt_json_decimal(char* out, const Decimal* d);
 char* jitser_rt_json_time(char* out, std::int64_t ticks, std::uint32_t unit,

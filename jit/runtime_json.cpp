@@ -36,11 +36,9 @@ WriteSpan put(WriteSpan span, char c) {
 
 extern "C" {
 
-char* jitser_rt_json_int(char* out, std::int64_t v) { return json::put_int(out, v); }
-char* jitser_rt_json_uint(char* out, std::uint64_t v) { return json::put_uint(out, v); }
 char* jitser_rt_json_double(char* out, double v) { return json::put_double(out, v); }
 char* jitser_rt_json_float(char* out, float v) { return json::put_float(out, v); }
-char* jitser_rt_json_string(char* out, const char* data, std::size_t n) {
+char* jitser_rt_json_escaped_string(char* out, const char* data, std::size_t n) {
   return json::put_string(out, data, n);
 }
 char* jitser_rt_json_base64(char* out, const std::uint8_t* data, std::size_t n) {
@@ -112,17 +110,6 @@ bool jitser_rt_json_omit(const FieldDesc* field, const void* slot, std::uint32_t
          (omit_default && equals_default(*field, slot));
 }
 
-bool jitser_rt_json_begin_object(json::Slot* value, json::Slot* iterator) {
-  return json::begin_object(value, iterator) == Errc::ok;
-}
-
-std::int32_t jitser_rt_json_next_field(json::Slot* iterator, json::Slot* value,
-                                       const char** raw_key) {
-  bool more = false;
-  if (json::next_field(iterator, &more, raw_key, value) != Errc::ok) return -1;
-  return more ? 1 : 0;
-}
-
 std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key,
                                        const FieldDesc* const* fields, std::uint32_t n) {
   std::string_view key;
@@ -135,44 +122,6 @@ std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key
 
 bool jitser_rt_json_missing(const FieldDesc* field, void* slot) {
   return apply_missing(*field, slot);
-}
-
-bool jitser_rt_json_begin_array(json::Slot* value, json::Slot* iterator) {
-  return json::begin_array(value, iterator) == Errc::ok;
-}
-
-std::int32_t jitser_rt_json_next_element(json::Slot* iterator, json::Slot* value) {
-  bool more = false;
-  if (json::next_element(iterator, &more, value) != Errc::ok) return -1;
-  return more ? 1 : 0;
-}
-
-bool jitser_rt_json_take_null(json::Slot* value, bool* was_null) {
-  return json::take_null(value, was_null) == Errc::ok;
-}
-
-bool jitser_rt_json_get_bool(json::Slot* value, std::uint8_t* out) {
-  bool b = false;
-  if (json::get_bool(value, &b) != Errc::ok) return false;
-  *out = b;
-  return true;
-}
-
-bool jitser_rt_json_get_int(json::Slot* value, std::int64_t* out) {
-  return json::get_int(value, out) == Errc::ok;
-}
-bool jitser_rt_json_get_uint(json::Slot* value, std::uint64_t* out) {
-  return json::get_uint(value, out) == Errc::ok;
-}
-bool jitser_rt_json_get_double(json::Slot* value, double* out) {
-  return json::get_double(value, out) == Errc::ok;
-}
-
-bool jitser_rt_json_read_string(json::Slot* value, void* s) {
-  std::string_view text;
-  if (json::get_string(value, &text) != Errc::ok) return false;
-  static_cast<std::string*>(s)->assign(text);
-  return true;
 }
 
 bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops) {

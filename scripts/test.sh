@@ -34,19 +34,21 @@ cmake --build build-tsan -j "$jobs" --target jitser_tests
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" \
   -R '^async\.(Concurrency|Policies|Engine\.ManyThreads)' --output-on-failure --no-tests=error
 
-echo "== fuzz (libFuzzer, both tiers compared, 20 s per payload type)"
+echo "== fuzz (libFuzzer, both tiers compared: binary 20 s and JSON 15 s per payload type)"
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DJITSER_SANITIZE=address,undefined -DJITSER_FUZZ=ON -DJITSER_BUILD_TESTS=OFF \
   -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
 cmake --build build-fuzz -j "$jobs" --target jitser_fuzz
-for payload in MediaContent Sample A1 Graph StringMap; do
-  work="build-fuzz/corpus/$payload"
+fuzz() {  # format payload seconds
+  local work="build-fuzz/corpus/$1/$2"
   mkdir -p "$work"
-  JITSER_FUZZ_PAYLOAD=$payload build-fuzz/jitser_fuzz -max_total_time=20 -print_final_stats=1 \
-    -artifact_prefix="build-fuzz/$payload-" "$work" "tests/fuzz/corpus/$payload" \
-    > "build-fuzz/$payload.log" 2>&1 || { tail -40 "build-fuzz/$payload.log"; exit 1; }
-  echo "fuzz $payload: $(grep -o 'number_of_executed_units: [0-9]*' "build-fuzz/$payload.log")"
-done
+  JITSER_FUZZ_FORMAT=$1 JITSER_FUZZ_PAYLOAD=$2 build-fuzz/jitser_fuzz -max_total_time="$3" \
+    -print_final_stats=1 -artifact_prefix="build-fuzz/$1-$2-" "$work" "tests/fuzz/corpus/$1/$2" \
+    > "build-fuzz/$1-$2.log" 2>&1 || { tail -40 "build-fuzz/$1-$2.log"; exit 1; }
+  echo "fuzz $1 $2: $(grep -o 'number_of_executed_units: [0-9]*' "build-fuzz/$1-$2.log")"
+}
+for payload in MediaContent Sample A1 Graph StringMap; do fuzz binary "$payload" 20; done
+for payload in MediaContent Sample A1 Value; do fuzz json "$payload" 15; done
 
 echo "== benchmark smoke run (every entry once, each checks its round trip)"
 build/jitser_bench --benchmark_min_time=0.01 --benchmark_out=build/bench-smoke.json \

@@ -125,7 +125,7 @@ TEST_P(TiersInEachFormat, EveryPayloadGivesIdenticalBytesAndValues) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, TiersInEachFormat, testing::Values(Format::Binary, Format::Json),
-                         [](const auto& info) { return std::string(format_name(info.param)); });
+                         [](const auto& param) { return std::string(format_name(param.param)); });
 
 // Truncation at every byte and random byte mutations of each payload's encoding: both tiers
 // accept or refuse alike, with the same error text (code, offset, path), and what they accept

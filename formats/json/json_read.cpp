@@ -1,90 +1,16 @@
 #include "formats/json/json_read.h"
 
-#include <simdjson.h>
-
 #include <cstring>
 #include <memory>
 #include <new>
 #include <string>
 
+#include "formats/json/json_slot.h"
+
 namespace jitser::json {
 namespace {
 
-namespace od = simdjson::ondemand;
-using simdjson::error_code;
-
-static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
-
-// A Slot holds an On-Demand value, or for a document whose root is a scalar (which On-Demand
-// reads only through the document), a pointer to the document; or an iterator and whether it
-// has yielded its first item.
-enum class Mode : std::uint8_t { Unset, Value, ScalarRoot, Fresh, Started };
-constexpr std::size_t kModeAt = 24;
-static_assert(sizeof(od::value) <= kModeAt && sizeof(od::object_iterator) <= kModeAt &&
-              sizeof(od::array_iterator) <= kModeAt && kModeAt < sizeof(Slot));
-static_assert(std::is_trivially_copyable_v<od::value> &&
-              std::is_trivially_copyable_v<od::object_iterator> &&
-              std::is_trivially_copyable_v<od::array_iterator>);
-
-Mode& mode(Slot* s) { return *reinterpret_cast<Mode*>(s->bytes + kModeAt); }
-template <class T>
-T& held(Slot* s) {
-  return *std::launder(reinterpret_cast<T*>(s->bytes));
-}
-template <class T>
-void hold(Slot* s, const T& v, Mode m) {
-  std::memcpy(s->bytes, static_cast<const void*>(&v), sizeof v);
-  mode(s) = m;
-}
-void set_value(Slot* s, const od::value& v) { hold(s, v, Mode::Value); }
-
-Errc map_error(error_code e) {
-  switch (e) {
-    case simdjson::SUCCESS: return Errc::ok;
-    case simdjson::INCORRECT_TYPE: return Errc::type_mismatch;
-    case simdjson::NUMBER_OUT_OF_RANGE: return Errc::out_of_range;
-    case simdjson::UTF8_ERROR: return Errc::invalid_utf8;
-    case simdjson::DEPTH_ERROR: return Errc::depth_exceeded;
-    case simdjson::EMPTY:
-    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
-    case simdjson::UNCLOSED_STRING: return Errc::truncated;
-    default: return Errc::syntax_error;
-  }
-}
-
-// Calls f on whichever of value or document the slot holds.
-template <class F>
-Errc with(Slot* s, F&& f) {
-  if (mode(s) == Mode::ScalarRoot) return map_error(f(*held<od::document*>(s)));
-  if (mode(s) != Mode::Value) return Errc::syntax_error;  // a read that failed left it unset
-  return map_error(f(held<od::value>(s)));
-}
-
-// Starts iterating an object or array held in `value`.
-template <class Container, class Iterator, class Get>
-Errc begin(Slot* value, Slot* iterator, Get get) {
-  if (mode(value) != Mode::Value) return Errc::type_mismatch;
-  Container container;
-  if (Errc e = map_error(get(held<od::value>(value), container)); e != Errc::ok) return e;
-  Iterator it;
-  if (Errc e = map_error(container.begin().get(it)); e != Errc::ok) return e;
-  hold(iterator, it, Mode::Fresh);
-  return Errc::ok;
-}
-
-// Moves to the next item (the first, on the first call); *more is false past the last.
-template <class Iterator, class Item>
-Errc step(Slot* iterator, bool* more, Item& item) {
-  Iterator& it = held<Iterator>(iterator);
-  if (mode(iterator) == Mode::Started) {
-    ++it;
-  } else {
-    mode(iterator) = Mode::Started;
-  }
-  *more = it != it;  // On-Demand iterators compare unequal while they have items
-  if (!*more) return Errc::ok;
-  return map_error((*it).get(item));
-}
+using namespace slot;
 
 // The parser and a padded copy buffer, one per thread: simdjson's parser keeps buffers sized to
 // the largest document it has read, and making one per call would allocate them every time.
@@ -181,54 +107,15 @@ Errc type_of(Slot* value, Type* type) {
   return Errc::ok;
 }
 
-Errc take_null(Slot* value, bool* was_null) {
-  // is_null() consumes the value only when it is null; anything else is left to read.
-  return with(value, [&](auto& h) { return h.is_null().get(*was_null); });
-}
+Errc take_null(Slot* value, bool* was_null) { return slot::take_null(value, was_null); }
 
-Errc get_bool(Slot* value, bool* out) {
-  return with(value, [&](auto& h) { return h.get_bool().get(*out); });
-}
+Errc get_bool(Slot* value, bool* out) { return slot::get_bool(value, out); }
 
-Errc get_int(Slot* value, std::int64_t* out) {
-  return with(value, [&](auto& h) -> error_code {
-    // An integer that fits reads in one pass; a failed read consumes nothing, so anything
-    // else is looked at again to say what it is.
-    if (!h.get_int64().get(*out)) return simdjson::SUCCESS;
-    od::json_type j;
-    if (error_code e = h.type().get(j)) return e;
-    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
-    od::number_type t;
-    if (error_code e = h.get_number_type().get(t)) return e;
-    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
-    return h.get_int64().get(*out);
-  });
-}
+Errc get_int(Slot* value, std::int64_t* out) { return slot::get_int(value, out); }
 
-Errc get_uint(Slot* value, std::uint64_t* out) {
-  return with(value, [&](auto& h) -> error_code {
-    if (!h.get_uint64().get(*out)) return simdjson::SUCCESS;  // as in get_int
-    od::json_type j;
-    if (error_code e = h.type().get(j)) return e;
-    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
-    od::number_type t;
-    if (error_code e = h.get_number_type().get(t)) return e;
-    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
-    if (t == od::number_type::signed_integer) {
-      // simdjson types every integer that fits int64 as signed; only a negative one is out.
-      std::int64_t v;
-      if (error_code e = h.get_int64().get(v)) return e;
-      if (v < 0) return simdjson::NUMBER_OUT_OF_RANGE;
-      *out = static_cast<std::uint64_t>(v);
-      return simdjson::SUCCESS;
-    }
-    return h.get_uint64().get(*out);
-  });
-}
+Errc get_uint(Slot* value, std::uint64_t* out) { return slot::get_uint(value, out); }
 
-Errc get_double(Slot* value, double* out) {
-  return with(value, [&](auto& h) { return h.get_double().get(*out); });
-}
+Errc get_double(Slot* value, double* out) { return slot::get_double(value, out); }
 
 Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u, double* d) {
   return with(value, [&](auto& h) -> error_code {
@@ -252,9 +139,7 @@ Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u
   });
 }
 
-Errc get_string(Slot* value, std::string_view* out) {
-  return with(value, [&](auto& h) { return h.get_string().get(*out); });
-}
+Errc get_string(Slot* value, std::string_view* out) { return slot::get_string(value, out); }
 
 Errc get_number_text(Slot* value, std::string_view* out) {
   return with(value, [&](auto& h) -> error_code {
@@ -277,17 +162,10 @@ Errc get_number_text(Slot* value, std::string_view* out) {
   });
 }
 
-Errc begin_object(Slot* value, Slot* iterator) {
-  return begin<od::object, od::object_iterator>(
-      value, iterator, [](od::value& v, od::object& o) { return v.get_object().get(o); });
-}
+Errc begin_object(Slot* value, Slot* iterator) { return slot::begin_object(value, iterator); }
 
 Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
-  od::field field;
-  if (Errc e = step<od::object_iterator>(iterator, more, field); e != Errc::ok || !*more) return e;
-  *key = field.key().raw();
-  set_value(value, field.value());
-  return Errc::ok;
+  return slot::next_field(iterator, more, key, value);
 }
 
 Errc unescaped_key(Slot*, const char* raw_key, std::string_view* out) {
@@ -367,16 +245,10 @@ Errc unescaped_key(Slot*, const char* raw_key, std::string_view* out) {
   return Errc::ok;
 }
 
-Errc begin_array(Slot* value, Slot* iterator) {
-  return begin<od::array, od::array_iterator>(
-      value, iterator, [](od::value& v, od::array& a) { return v.get_array().get(a); });
-}
+Errc begin_array(Slot* value, Slot* iterator) { return slot::begin_array(value, iterator); }
 
 Errc next_element(Slot* iterator, bool* more, Slot* value) {
-  od::value element;
-  if (Errc e = step<od::array_iterator>(iterator, more, element); e != Errc::ok || !*more) return e;
-  set_value(value, element);
-  return Errc::ok;
+  return slot::next_element(iterator, more, value);
 }
 
 }  // namespace jitser::json

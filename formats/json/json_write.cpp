@@ -21,18 +21,6 @@ constexpr std::array<bool, 256> kEscape = [] {
   return t;
 }();
 
-char* put_digits(char* out, std::uint64_t v, int min_digits = 1) {
-  char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n < min_digits) tmp[n++] = '0';
-  while (n) *out++ = tmp[--n];
-  return out;
-}
-
 // std::to_chars writes the shortest round-trip form; a bare integer gains ".0" so the text
 // reads back as a floating-point number.
 template <class F>
@@ -58,20 +46,11 @@ char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit) {
 
 }  // namespace
 
-char* put_int(char* out, std::int64_t v) {
-  if (v < 0) {
-    *out++ = '-';
-    return put_digits(out, 0 - static_cast<std::uint64_t>(v));
-  }
-  return put_digits(out, static_cast<std::uint64_t>(v));
-}
-
-char* put_uint(char* out, std::uint64_t v) { return put_digits(out, v); }
-
 char* put_double(char* out, double v) { return put_floating(out, v); }
 char* put_float(char* out, float v) { return put_floating(out, v); }
 
 char* put_string(char* out, const char* data, std::size_t n) {
+  if (char* end = put_plain_string(out, data, n)) return end;
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
   if (!valid_utf8(bytes, n)) return nullptr;
   static const char* hex = "0123456789abcdef";

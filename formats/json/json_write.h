@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "formats/buffer.h"
@@ -28,8 +29,70 @@ inline constexpr std::size_t string_bound(std::size_t n) { return 2 + 6 * n; }
 /// Bytes of n bytes, as a base64 string with padding and quotes.
 inline constexpr std::size_t base64_bound(std::size_t n) { return 2 + (n + 2) / 3 * 4; }
 
-char* put_int(char* out, std::int64_t v);
-char* put_uint(char* out, std::uint64_t v);
+/// Decimal digits of v, at least `min_digits` of them (zeros in front).
+inline char* put_digits(char* out, std::uint64_t v, int min_digits = 1) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  int n = 1;
+  for (std::uint64_t rest = v; rest >= 10; rest /= 10) ++n;
+  if (n < min_digits) {
+    std::memset(out, '0', static_cast<std::size_t>(min_digits - n));
+    out += min_digits - n;
+  }
+  // From the last digit back, two at a time.
+  char* p = out + n;
+  while (v >= 100) {
+    const std::size_t pair = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    p -= 2;
+    std::memcpy(p, kPairs + pair, 2);
+  }
+  if (v >= 10) {
+    std::memcpy(p - 2, kPairs + v * 2, 2);
+  } else {
+    p[-1] = static_cast<char>('0' + v);
+  }
+  return out + n;
+}
+
+inline char* put_uint(char* out, std::uint64_t v) { return put_digits(out, v); }
+inline char* put_int(char* out, std::int64_t v) {
+  if (v >= 0) return put_digits(out, static_cast<std::uint64_t>(v));
+  *out++ = '-';
+  return put_digits(out, 0 - static_cast<std::uint64_t>(v));
+}
+
+/// The string quoted, when none of its bytes needs care: no quote, backslash or control
+/// character to escape, and no byte above 0x7F to check as UTF-8. Null otherwise (what it wrote
+/// is then garbage). Checks eight bytes at a time.
+inline char* put_plain_string(char* out, const char* data, std::size_t n) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  // Whether any byte is below 0x20, a quote, a backslash or above 0x7F; the tests for a byte
+  // below a bound and for a zero byte are exact whenever they answer "any".
+  auto care = [](std::uint64_t w) {
+    auto below = [](std::uint64_t x, std::uint64_t bound) { return (x - kOnes * bound) & ~x; };
+    return (below(w, 0x20) | below(w ^ (kOnes * '"'), 1) | below(w ^ (kOnes * '\\'), 1) | w) &
+           kHigh;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    if (care(w)) return nullptr;
+  }
+  if (i < n) {
+    std::uint64_t w = kOnes * 'a';  // harmless filler past the end
+    std::memcpy(&w, data + i, n - i);
+    if (care(w)) return nullptr;
+  }
+  *out++ = '"';
+  std::memcpy(out, data, n);
+  out[n] = '"';
+  return out + n + 1;
+}
 /// Shortest text that reads back to the same value; always with a '.' or an exponent, so it
 /// reads back as a floating-point number. Null for NaN and infinities.
 char* put_double(char* out, double v);

@@ -1,10 +1,11 @@
-// libFuzzer target: arbitrary bytes into the binary deserializer of several payload types, in
+// libFuzzer target: arbitrary bytes into the deserializer of a payload type in one format, in
 // both tiers. Fails on a crash, a sanitizer report (the JIT instruments its code too when the
 // host runs under AddressSanitizer), or any difference between the tiers: status text, or the
 // bytes each tier writes back from the value it read (which compares values bit for bit, NaNs
 // included, where operator== would not).
 //
-// JITSER_FUZZ_PAYLOAD=<name> picks the type (required); tests/fuzz/corpus/<name>/ is its corpus.
+// JITSER_FUZZ_FORMAT=binary|json (default binary) picks the format and JITSER_FUZZ_PAYLOAD=<name>
+// the type (required); tests/fuzz/corpus/<format>/<name>/ is its corpus.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@ using namespace jitser::payloads;
 struct Tiers {
   Engine interp{EngineOptions{.jit = JitPolicy::Off}};
   Engine jit{EngineOptions{.jit = JitPolicy::Sync}};
+  Format format = Format::Binary;
   int type = -1;  // index into kTypes
 };
 
@@ -38,8 +40,8 @@ Tiers& tiers() {
 
 template <class T>
 void check(std::span<const std::uint8_t> input) {
-  auto slow = tiers().interp.codec<T>(Format::Binary);
-  auto fast = tiers().jit.codec<T>(Format::Binary);
+  auto slow = tiers().interp.codec<T>(tiers().format);
+  auto fast = tiers().jit.codec<T>(tiers().format);
   if (!slow || !fast) fail("no codec");
   if (fast->dyn().stats().tier != Tier::Compiled)
     fail("not compiled: " + fast->dyn().stats().failure);
@@ -62,7 +64,8 @@ void check(std::span<const std::uint8_t> input) {
   if (ra.ok() && !(wa.to_vector() == wb.to_vector())) fail("tiers wrote different bytes");
 }
 
-constexpr const char* kTypes[] = {"MediaContent", "Sample", "A1", "Graph", "StringMap"};
+constexpr const char* kTypes[] = {"MediaContent", "Sample", "A1",
+                                  "Graph",        "StringMap", "Value"};
 
 void dispatch(int type, std::span<const std::uint8_t> input) {
   switch (type) {
@@ -70,7 +73,8 @@ void dispatch(int type, std::span<const std::uint8_t> input) {
     case 1: check<Sample>(input); break;
     case 2: check<A1>(input); break;
     case 3: check<Graph>(input); break;
-    default: check<StringMap>(input); break;
+    case 4: check<StringMap>(input); break;
+    default: check<jitser::Value>(input); break;
   }
 }
 
@@ -78,12 +82,19 @@ void dispatch(int type, std::span<const std::uint8_t> input) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (!register_all(tiers().interp).ok() || !register_all(tiers().jit).ok()) fail("registration");
+  if (const char* format = std::getenv("JITSER_FUZZ_FORMAT")) {
+    if (std::strcmp(format, "json") == 0) {
+      tiers().format = Format::Json;
+    } else if (std::strcmp(format, "binary") != 0) {
+      fail("JITSER_FUZZ_FORMAT is binary or json");
+    }
+  }
   const char* name = std::getenv("JITSER_FUZZ_PAYLOAD");
   for (int i = 0; name && i < static_cast<int>(std::size(kTypes)); ++i) {
     if (std::strcmp(name, kTypes[i]) == 0) tiers().type = i;
   }
   if (tiers().type < 0) {
-    fail("set JITSER_FUZZ_PAYLOAD to MediaContent, Sample, A1, Graph or StringMap");
+    fail("set JITSER_FUZZ_PAYLOAD to MediaContent, Sample, A1, Graph, StringMap or Value");
   }
   return 0;
 }

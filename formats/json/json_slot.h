@@ -1,0 +1,173 @@
+// The On-Demand work behind a Slot, for json_read.cpp and for jit/json_kernel.cpp, which the
+// build also compiles to LLVM bitcode so that compiled readers take these calls in whole
+// (jit/compiler.cpp). Private to those two: it brings in all of simdjson.h.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <type_traits>
+
+#include "formats/json/json_read.h"
+
+// Everything here is inlined into its callers, the helpers of jit/json_kernel.cpp among them,
+// so that each helper is one function in the bitcode.
+#define JITSER_SLOT_INLINE [[gnu::always_inline]] inline
+
+namespace jitser::json::slot {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
+
+// A Slot holds an On-Demand value, or for a document whose root is a scalar (which On-Demand
+// reads only through the document), a pointer to the document; or an iterator and whether it
+// has yielded its first item.
+enum class Mode : std::uint8_t { Unset, Value, ScalarRoot, Fresh, Started };
+constexpr std::size_t kModeAt = 24;
+static_assert(sizeof(od::value) <= kModeAt && sizeof(od::object_iterator) <= kModeAt &&
+              sizeof(od::array_iterator) <= kModeAt && kModeAt < sizeof(Slot));
+static_assert(std::is_trivially_copyable_v<od::value> &&
+              std::is_trivially_copyable_v<od::object_iterator> &&
+              std::is_trivially_copyable_v<od::array_iterator>);
+
+JITSER_SLOT_INLINE Mode& mode(Slot* s) { return *reinterpret_cast<Mode*>(s->bytes + kModeAt); }
+template <class T>
+JITSER_SLOT_INLINE T& held(Slot* s) {
+  return *std::launder(reinterpret_cast<T*>(s->bytes));
+}
+template <class T>
+JITSER_SLOT_INLINE void hold(Slot* s, const T& v, Mode m) {
+  std::memcpy(s->bytes, static_cast<const void*>(&v), sizeof v);
+  mode(s) = m;
+}
+JITSER_SLOT_INLINE void set_value(Slot* s, const od::value& v) { hold(s, v, Mode::Value); }
+
+JITSER_SLOT_INLINE Errc map_error(error_code e) {
+  switch (e) {
+    case simdjson::SUCCESS: return Errc::ok;
+    case simdjson::INCORRECT_TYPE: return Errc::type_mismatch;
+    case simdjson::NUMBER_OUT_OF_RANGE: return Errc::out_of_range;
+    case simdjson::UTF8_ERROR: return Errc::invalid_utf8;
+    case simdjson::DEPTH_ERROR: return Errc::depth_exceeded;
+    case simdjson::EMPTY:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::UNCLOSED_STRING: return Errc::truncated;
+    default: return Errc::syntax_error;
+  }
+}
+
+// Calls f on whichever of value or document the slot holds.
+template <class F>
+JITSER_SLOT_INLINE Errc with(Slot* s, F&& f) {
+  if (mode(s) == Mode::ScalarRoot) return map_error(f(*held<od::document*>(s)));
+  if (mode(s) != Mode::Value) return Errc::syntax_error;  // a read that failed left it unset
+  return map_error(f(held<od::value>(s)));
+}
+
+// Starts iterating an object or array held in `value`.
+template <class Container, class Iterator, class Get>
+JITSER_SLOT_INLINE Errc begin(Slot* value, Slot* iterator, Get get) {
+  if (mode(value) != Mode::Value) return Errc::type_mismatch;
+  Container container;
+  if (Errc e = map_error(get(held<od::value>(value), container)); e != Errc::ok) return e;
+  Iterator it;
+  if (Errc e = map_error(container.begin().get(it)); e != Errc::ok) return e;
+  hold(iterator, it, Mode::Fresh);
+  return Errc::ok;
+}
+
+// Moves to the next item (the first, on the first call); *more is false past the last.
+template <class Iterator, class Item>
+JITSER_SLOT_INLINE Errc step(Slot* iterator, bool* more, Item& item) {
+  Iterator& it = held<Iterator>(iterator);
+  if (mode(iterator) == Mode::Started) {
+    ++it;
+  } else {
+    mode(iterator) = Mode::Started;
+  }
+  *more = it != it;  // On-Demand iterators compare unequal while they have items
+  if (!*more) return Errc::ok;
+  return map_error((*it).get(item));
+}
+
+JITSER_SLOT_INLINE Errc take_null(Slot* value, bool* was_null) {
+  // is_null() consumes the value only when it is null; anything else is left to read.
+  return with(value, [&](auto& h) { return h.is_null().get(*was_null); });
+}
+
+JITSER_SLOT_INLINE Errc get_bool(Slot* value, bool* out) {
+  return with(value, [&](auto& h) { return h.get_bool().get(*out); });
+}
+
+// What a value that did not read as an integer is instead, out of the callers' line: the
+// type_mismatch of a non-number or a fraction, or the out_of_range of a number beyond the type.
+[[gnu::noinline]] inline Errc integer_error(Slot* value, bool is_unsigned) {
+  return with(value, [&](auto& h) -> error_code {
+    od::json_type j;
+    if (error_code e = h.type().get(j)) return e;
+    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
+    od::number_type t;
+    if (error_code e = h.get_number_type().get(t)) return e;
+    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
+    if (is_unsigned && t == od::number_type::signed_integer) {
+      // simdjson types every integer that fits int64 as signed: this one is negative.
+      return simdjson::NUMBER_OUT_OF_RANGE;
+    }
+    std::int64_t i;
+    std::uint64_t u;
+    return is_unsigned ? h.get_uint64().get(u) : h.get_int64().get(i);
+  });
+}
+
+// An integer that fits reads in one pass; a failed read consumes nothing, so integer_error can
+// look at the value again.
+JITSER_SLOT_INLINE Errc get_int(Slot* value, std::int64_t* out) {
+  const Errc e = with(value, [&](auto& h) { return h.get_int64().get(*out); });
+  return e == Errc::ok ? e : integer_error(value, false);
+}
+
+JITSER_SLOT_INLINE Errc get_uint(Slot* value, std::uint64_t* out) {
+  const Errc e = with(value, [&](auto& h) { return h.get_uint64().get(*out); });
+  return e == Errc::ok ? e : integer_error(value, true);
+}
+
+JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
+  return with(value, [&](auto& h) { return h.get_double().get(*out); });
+}
+
+JITSER_SLOT_INLINE Errc get_string(Slot* value, std::string_view* out) {
+  return with(value, [&](auto& h) { return h.get_string().get(*out); });
+}
+
+JITSER_SLOT_INLINE Errc begin_object(Slot* value, Slot* iterator) {
+  return begin<od::object, od::object_iterator>(
+      value, iterator, [](od::value& v, od::object& o) { return v.get_object().get(o); });
+}
+
+JITSER_SLOT_INLINE Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
+  od::field field;
+  if (Errc e = step<od::object_iterator>(iterator, more, field); e != Errc::ok || !*more) return e;
+  *key = field.key().raw();
+  set_value(value, field.value());
+  return Errc::ok;
+}
+
+JITSER_SLOT_INLINE Errc begin_array(Slot* value, Slot* iterator) {
+  return begin<od::array, od::array_iterator>(
+      value, iterator, [](od::value& v, od::array& a) { return v.get_array().get(a); });
+}
+
+JITSER_SLOT_INLINE Errc next_element(Slot* iterator, bool* more, Slot* value) {
+  od::value element;
+  if (Errc e = step<od::array_iterator>(iterator, more, element); e != Errc::ok || !*more) return e;
+  set_value(value, element);
+  return Errc::ok;
+}
+
+}  // namespace jitser::json::slot
+
+#undef JITSER_SLOT_INLINE
