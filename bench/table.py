@@ -23,6 +23,20 @@ TARGETS = [
     ("binary", "A1", "deserialize", "jit", "interp", 3.0),
     ("binary", "MediaContent", "serialize", "jit", "protobuf:protobuf_generated", 2.0),
     ("binary", "MediaContent", "deserialize", "jit", "protobuf:protobuf_generated", 2.0),
+    ("json", "MediaContent", "serialize", "jit", "rapidjson", 3.0),
+    ("json", "A1", "serialize", "jit", "rapidjson", 3.0),
+    ("json", "MediaContent", "serialize", "jit", "nlohmann", 10.0),
+    ("json", "A1", "serialize", "jit", "nlohmann", 10.0),
+    ("json", "MediaContent", "deserialize", "jit", "simdjson_ondemand", 1.0),
+    ("json", "A1", "deserialize", "jit", "simdjson_ondemand", 1.0),
+    ("json", "MediaContent", "deserialize", "jit", "nlohmann", 10.0),
+    ("json", "A1", "deserialize", "jit", "nlohmann", 10.0),
+    ("json", "MediaContent", "serialize", "jit", "interp", 3.0),
+    ("json", "MediaContent", "deserialize", "jit", "interp", 3.0),
+]
+# (format, payload, op, impl, other payload, at most this many times slower than on it)
+SLOWDOWN_LIMITS = [
+    ("json", "MediaContent_shuffled", "deserialize", "jit", "MediaContent", 1.5),
 ]
 COMPILE_LIMIT_MS = 50.0
 
@@ -70,9 +84,9 @@ def main():
     for (payload, op), r in sorted(rows.items()):
         cells = "".join(
             f"{(f'{r[i][0]:.1f} {r[i][1]}' if i in r else '-'):>30}" for i in impls)
-        ratio = ""
-        if "binary/jit" in r and "binary/interp" in r:
-            ratio = f"{r['binary/interp'][0] / r['binary/jit'][0]:.2f}x"
+        ratio = " ".join(f"{fmt} {r[f'{fmt}/interp'][0] / r[f'{fmt}/jit'][0]:.2f}x"
+                         for fmt in ("binary", "json")
+                         if f"{fmt}/jit" in r and f"{fmt}/interp" in r)
         print(f"{payload:<18} {op:<12}{cells}   {ratio}")
 
     print()
@@ -87,6 +101,17 @@ def main():
         ok = ratio >= factor
         status = status if ok else max(status, 1)
         print(f"{'ok  ' if ok else 'MISS'}  {a} is {ratio:.2f}x faster than {b} (target {factor}x)")
+    for fmt, payload, op, impl, other, limit in SLOWDOWN_LIMITS:
+        a, b = key(fmt, payload, op, impl), key(fmt, other, op, impl)
+        if a not in m or b not in m:
+            print(f"missing  {a} or {b}")
+            status = max(status, 2)
+            continue
+        ratio = m[a][0] / m[b][0]
+        ok = ratio <= limit
+        status = status if ok else max(status, 1)
+        print(f"{'ok  ' if ok else 'MISS'}  {a} takes {ratio:.2f}x the time of {other} "
+              f"(limit {limit}x)")
     compile_entry = "binary/MediaContent/compile/jit"
     if compile_entry in m:
         t, unit = m[compile_entry]

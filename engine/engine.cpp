@@ -385,6 +385,7 @@ CodecStats DynCodec::stats() const {
   s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
   s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
   s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
+  if (s.format == Format::Json) s.json_kernel = json::kernel_name();
   if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.
     std::lock_guard lock(state_->compile_mutex);

@@ -91,6 +91,10 @@ struct CodecStats {
   /// zero unless the JIT has a bug; the tests and the fuzzer check it.
   std::uint64_t tier_disagreements = 0;
   std::string failure;  // why compilation failed, when it did
+  /// JSON: the simdjson kernels that read, e.g. "stage 1 icelake, On-Demand fallback". Stage 1
+  /// (finding the structure) runs simdjson's kernel for this CPU; the On-Demand code is
+  /// compiled into jitser and its compiled readers as simdjson's portable kernel.
+  std::string json_kernel;
 };
 
 namespace detail {

@@ -92,6 +92,24 @@ class EmitterBase {
     return !cyclic && depth + entry_levels <= max_depth;
   }
 
+  Type* i1() { return Type::getInt1Ty(ctx_); }
+  llvm::ConstantInt* c32(std::uint32_t v) { return llvm::ConstantInt::get(i32_, v); }
+
+  // Allocas go in the entry block, where SROA can turn them into registers.
+  Value* local(Type* type, const char* name, std::uint64_t align = 8) {
+    IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    llvm::AllocaInst* a = entry.CreateAlloca(type, nullptr, name);
+    a->setAlignment(llvm::Align(align));
+    return a;
+  }
+
+  // An exported entry of the emitter's own, beside the routines.
+  Function* define_entry(FunctionType* type, const std::string& name) {
+    Function* f = Function::Create(type, Function::ExternalLinkage, name, module_);
+    f->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+    return f;
+  }
+
   Value* const_ptr(const void* address) {
     return llvm::ConstantExpr::getIntToPtr(
         llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), ptr_);
@@ -204,6 +222,77 @@ class EmitterBase {
   std::vector<Function*> routines_;
   Function* fn_ = nullptr;
   BasicBlock* fail_ = nullptr;
+};
+
+// What serializers of every format share: WriteSpan routine(WriteContext*, cursor, limit,
+// const base*). The cursor and limit live in allocas (registers after SROA); a failed write
+// returns a null cursor.
+class WriterBase : public EmitterBase {
+ protected:
+  WriterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
+             std::uint32_t entry_levels = 0)
+      : EmitterBase(plan, options, module, entry_levels),
+        span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
+        fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
+
+  // Starts emitting f: its cursor and limit, and its failure block.
+  void begin(Function* f) {
+    fn_ = f;
+    b_.SetInsertPoint(block("entry"));
+    cursor_ = b_.CreateAlloca(ptr_, nullptr, "cursor");
+    limit_ = b_.CreateAlloca(ptr_, nullptr, "limit");
+    b_.CreateStore(fn_->getArg(1), cursor_);
+    b_.CreateStore(fn_->getArg(2), limit_);
+    BasicBlock* body = b_.GetInsertBlock();
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantAggregateZero::get(span_));
+    b_.SetInsertPoint(body);
+  }
+  // Returns the cursor and limit.
+  void end() {
+    Value* result = llvm::UndefValue::get(span_);
+    result = b_.CreateInsertValue(result, cursor(), 0);
+    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, limit_), 1);
+    b_.CreateRet(result);
+  }
+
+  Value* write_context() { return fn_->getArg(0); }
+  Value* cursor() { return b_.CreateLoad(ptr_, cursor_); }
+  void set_cursor(Value* p) { b_.CreateStore(p, cursor_); }
+  void advance(std::uint64_t n) { set_cursor(at(cursor(), n)); }
+
+  // Makes room for `need` more bytes, growing the buffer when there is not.
+  void ensure(Value* need) {
+    Value* room = b_.CreatePtrDiff(i8_, b_.CreateLoad(ptr_, limit_), cursor());
+    BasicBlock* grow = block("grow");
+    BasicBlock* done = block("room");
+    b_.CreateCondBr(b_.CreateICmpULT(room, need), grow, done, unlikely());
+    b_.SetInsertPoint(grow);
+    take_span(b_.CreateCall(helper("jitser_rt_grow", span_, {ptr_, ptr_, i64_}),
+                            {write_context(), cursor(), need}));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  void take_span(Value* span) {
+    set_cursor(b_.CreateExtractValue(span, 0));
+    b_.CreateStore(b_.CreateExtractValue(span, 1), limit_);
+  }
+  // Calls a routine or helper that returns a WriteSpan; a null cursor is a failure.
+  void checked_span(Value* span) {
+    fail_if(b_.CreateIsNull(b_.CreateExtractValue(span, 0)));
+    take_span(span);
+  }
+  void call_routine(std::uint32_t r, Value* object) {
+    checked_span(b_.CreateCall(fn_type_, routines_[r],
+                               {write_context(), cursor(), b_.CreateLoad(ptr_, limit_), object}));
+  }
+
+  llvm::StructType* span_;
+  FunctionType* fn_type_;
+  Value* cursor_ = nullptr;
+  Value* limit_ = nullptr;
 };
 
 }  // namespace jitser::jit::ir

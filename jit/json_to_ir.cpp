@@ -43,39 +43,16 @@ std::uint64_t word_of(std::string_view text, std::size_t at, std::size_t n) {
   return w;
 }
 
-// What the two JSON emitters share: an entry function that counts the root's level.
-class JsonEmitter : public EmitterBase {
- protected:
-  JsonEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : EmitterBase(plan, options, module, 1) {}
-
-  Function* define_entry(FunctionType* type, const std::string& name) {
-    Function* f = Function::Create(type, Function::ExternalLinkage, name, module_);
-    f->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
-    return f;
-  }
-
-  // Allocas go in the entry block, where SROA can turn them into registers.
-  Value* local(Type* type, const char* name, std::uint64_t align = 8) {
-    IRBuilder<> at(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-    llvm::AllocaInst* a = at.CreateAlloca(type, nullptr, name);
-    a->setAlignment(llvm::Align(align));
-    return a;
-  }
-
-  Type* i1() { return Type::getInt1Ty(ctx_); }
-  llvm::ConstantInt* c32(std::uint32_t v) { return llvm::ConstantInt::get(i32_, v); }
-};
-
 // ---------------------------------------------------------------------------------------------
 // Serializer: WriteSpan routine(WriteContext*, cursor, limit, const base*), as for binary.
 
-class JsonWriteEmitter : public JsonEmitter {
+// The entries of both directions count the root value's nesting level, as the interpreter does.
+constexpr std::uint32_t kEntryLevels = 1;
+
+class JsonWriteEmitter : public WriterBase {
  public:
   JsonWriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : JsonEmitter(plan, options, module),
-        span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
-        fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)),
+      : WriterBase(plan, options, module, kEntryLevels),
         omitting_(options.json.omit_null || options.json.omit_default) {}
 
   void emit(const std::string& entry) {
@@ -92,9 +69,9 @@ class JsonWriteEmitter : public JsonEmitter {
       end();
     }
     begin(define_entry(fn_type_, entry));
-    enter(fn_->getArg(0));
+    enter(write_context());
     call_routine(plan_.root, fn_->getArg(3));
-    leave(fn_->getArg(0));
+    leave(write_context());
     end();
   }
 
@@ -105,27 +82,6 @@ class JsonWriteEmitter : public JsonEmitter {
     const Instr* in;
     Value* base;  // what the instruction's offset is from
   };
-
-  void begin(Function* f) {
-    fn_ = f;
-    b_.SetInsertPoint(block("entry"));
-    cursor_ = b_.CreateAlloca(ptr_, nullptr, "cursor");
-    limit_ = b_.CreateAlloca(ptr_, nullptr, "limit");
-    b_.CreateStore(fn_->getArg(1), cursor_);
-    b_.CreateStore(fn_->getArg(2), limit_);
-    BasicBlock* body = b_.GetInsertBlock();
-    fail_ = block("fail");
-    b_.SetInsertPoint(fail_);
-    b_.CreateRet(llvm::ConstantAggregateZero::get(span_));
-    b_.SetInsertPoint(body);
-  }
-
-  void end() {
-    Value* result = llvm::UndefValue::get(span_);
-    result = b_.CreateInsertValue(result, cursor(), 0);
-    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, limit_), 1);
-    b_.CreateRet(result);
-  }
 
   // An object. Without options that leave fields out, its text is fixed but for the values:
   // nested structs are spliced in (when no depth is counted), the literals between values
@@ -263,34 +219,6 @@ class JsonWriteEmitter : public JsonEmitter {
     return nullptr;
   }
 
-  Value* cursor() { return b_.CreateLoad(ptr_, cursor_); }
-  void set_cursor(Value* p) { b_.CreateStore(p, cursor_); }
-  void advance(std::uint64_t n) { set_cursor(at(cursor(), n)); }
-
-  void ensure(Value* need) {
-    Value* room = b_.CreatePtrDiff(i8_, b_.CreateLoad(ptr_, limit_), cursor());
-    BasicBlock* grow = block("grow");
-    BasicBlock* done = block("room");
-    b_.CreateCondBr(b_.CreateICmpULT(room, need), grow, done, unlikely());
-    b_.SetInsertPoint(grow);
-    take_span(b_.CreateCall(helper("jitser_rt_grow", span_, {ptr_, ptr_, i64_}),
-                            {fn_->getArg(0), cursor(), need}));
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
-  void take_span(Value* span) {
-    set_cursor(b_.CreateExtractValue(span, 0));
-    b_.CreateStore(b_.CreateExtractValue(span, 1), limit_);
-  }
-  void checked_span(Value* span) {
-    fail_if(b_.CreateIsNull(b_.CreateExtractValue(span, 0)));
-    take_span(span);
-  }
-  void call_routine(std::uint32_t r, Value* object) {
-    checked_span(b_.CreateCall(fn_type_, routines_[r],
-                               {fn_->getArg(0), cursor(), b_.CreateLoad(ptr_, limit_), object}));
-  }
   // A json_write primitive: returns the new cursor, or null for a value JSON cannot hold.
   void put(const char* name, llvm::ArrayRef<Type*> params, llvm::ArrayRef<Value*> args) {
     std::vector<Type*> types{ptr_};
@@ -459,7 +387,7 @@ class JsonWriteEmitter : public JsonEmitter {
   void list(Value* data, std::uint64_t stride, Value* n, std::uint32_t element) {
     ensure(c64(1));
     put_literal("[");
-    elements(fn_->getArg(0), data, stride, n, [&](Value* e) {
+    elements(write_context(), data, stride, n, [&](Value* e) {
       call_routine(element, e);
       ensure(c64(1));
       put_literal(",");
@@ -479,7 +407,7 @@ class JsonWriteEmitter : public JsonEmitter {
   }
 
   void unbounded(const Instr& in, Value* base) {
-    Value* context = fn_->getArg(0);
+    Value* context = write_context();
     Value* slot = at(base, in.offset);
     switch (in.op) {
       case Op::Struct:
@@ -557,20 +485,16 @@ class JsonWriteEmitter : public JsonEmitter {
     }
   }
 
-  llvm::StructType* span_;
-  FunctionType* fn_type_;
   const bool omitting_;
-  Value* cursor_ = nullptr;
-  Value* limit_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Deserializer: bool routine(ReadContext*, json::Slot* value, base*)
 
-class JsonReadEmitter : public JsonEmitter {
+class JsonReadEmitter : public EmitterBase {
  public:
   JsonReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : JsonEmitter(plan, options, module),
+      : EmitterBase(plan, options, module, kEntryLevels),
         slot_type_(llvm::ArrayType::get(i8_, 32)),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)) {}
 

@@ -17,12 +17,10 @@ using namespace ir;
 // ---------------------------------------------------------------------------------------------
 // Serializer: WriteSpan routine(WriteContext*, cursor, limit, const base*)
 
-class WriteEmitter : public EmitterBase {
+class WriteEmitter : public WriterBase {
  public:
   WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : EmitterBase(plan, options, module),
-        span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
-        fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
+      : WriterBase(plan, options, module) {}
 
   void emit(const std::string& name) {
     declare(fn_type_, name);
@@ -31,19 +29,9 @@ class WriteEmitter : public EmitterBase {
 
  private:
   void routine(std::uint32_t r) {
-    fn_ = routines_[r];
-    Value* context = fn_->getArg(0);
+    begin(routines_[r]);
+    Value* context = write_context();
     Value* base = fn_->getArg(3);
-    b_.SetInsertPoint(block("entry"));
-    cursor_ = b_.CreateAlloca(ptr_, nullptr, "cursor");
-    limit_ = b_.CreateAlloca(ptr_, nullptr, "limit");
-    b_.CreateStore(fn_->getArg(1), cursor_);
-    b_.CreateStore(fn_->getArg(2), limit_);
-    BasicBlock* body = b_.GetInsertBlock();
-    fail_ = block("fail");
-    b_.SetInsertPoint(fail_);
-    b_.CreateRet(llvm::ConstantAggregateZero::get(span_));
-    b_.SetInsertPoint(body);
 
     // Runs of instructions whose output size is known once their strings' sizes are loaded
     // share one capacity check. Nested structs are spliced into their parent's run when no
@@ -73,14 +61,14 @@ class WriteEmitter : public EmitterBase {
         }
       }
       if (j > i) {
-        ensure(context, need ? b_.CreateAdd(need, c64(bound)) : c64(bound));
+        ensure(need ? b_.CreateAdd(need, c64(bound)) : c64(bound));
         for (; i < j; ++i) {
           const Instr& in = *steps[i].in;
           Value* slot = at(steps[i].base, in.offset);
           if (in.op == Op::String) {
-            bytes(context, in, slot, false);
+            bytes(in, slot, false);
           } else if (const Instr* inner = optional_leaf(in)) {
-            optional_in_run(context, in, *inner, slot);
+            optional_in_run(in, *inner, slot);
           } else {
             bounded(in, steps[i].base);
           }
@@ -90,10 +78,7 @@ class WriteEmitter : public EmitterBase {
         ++i;
       }
     }
-    Value* result = llvm::UndefValue::get(span_);
-    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, cursor_), 0);
-    result = b_.CreateInsertValue(result, b_.CreateLoad(ptr_, limit_), 1);
-    b_.CreateRet(result);
+    end();
   }
 
   struct Step {
@@ -131,7 +116,7 @@ class WriteEmitter : public EmitterBase {
   }
 
   // An optional_leaf inside a run whose room is reserved: its flag, then the value if any.
-  void optional_in_run(Value* context, const Instr& in, const Instr& inner, Value* slot) {
+  void optional_in_run(const Instr& in, const Instr& inner, Value* slot) {
     BasicBlock* some = block("opt.some");
     BasicBlock* none = block("opt.none");
     BasicBlock* done = block("opt.done");
@@ -142,7 +127,7 @@ class WriteEmitter : public EmitterBase {
     b_.SetInsertPoint(some);
     put_byte(wire::kNotNull);
     if (inner.op == Op::String) {
-      bytes(context, inner, slot, false);
+      bytes(inner, slot, false);
     } else {
       bounded(inner, slot);
     }
@@ -164,36 +149,6 @@ class WriteEmitter : public EmitterBase {
       case Op::Time: return 2 * wire::kMaxVarintBytes;
       default: return 0;
     }
-  }
-
-  Value* cursor() { return b_.CreateLoad(ptr_, cursor_); }
-  void advance(std::uint64_t n) { b_.CreateStore(at(cursor(), n), cursor_); }
-
-  void ensure(Value* context, Value* need) {
-    Value* room = b_.CreatePtrDiff(i8_, b_.CreateLoad(ptr_, limit_), cursor());
-    BasicBlock* grow = block("grow");
-    BasicBlock* done = block("room");
-    b_.CreateCondBr(b_.CreateICmpULT(room, need), grow, done, unlikely());
-    b_.SetInsertPoint(grow);
-    Value* span = b_.CreateCall(helper("jitser_rt_grow", span_, {ptr_, ptr_, i64_}),
-                                {context, cursor(), need});
-    take_span(span);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
-  void take_span(Value* span) {
-    b_.CreateStore(b_.CreateExtractValue(span, 0), cursor_);
-    b_.CreateStore(b_.CreateExtractValue(span, 1), limit_);
-  }
-  // Calls a routine or helper that returns a WriteSpan; a null cursor is a failure.
-  void checked_span(Value* span) {
-    fail_if(b_.CreateICmpEQ(b_.CreateExtractValue(span, 0), llvm::ConstantPointerNull::get(ptr_)));
-    take_span(span);
-  }
-  void call_routine(Value* context, std::uint32_t r, Value* object) {
-    checked_span(b_.CreateCall(fn_type_, routines_[r],
-                               {context, cursor(), b_.CreateLoad(ptr_, limit_), object}));
   }
 
   void put_byte(std::uint8_t byte) {
@@ -323,10 +278,10 @@ class WriteEmitter : public EmitterBase {
     Value* slot = at(base, in.offset);
     switch (in.op) {
       case Op::String:
-      case Op::Bytes: bytes(context, in, slot, true); return;
+      case Op::Bytes: bytes(in, slot, true); return;
       case Op::Struct:
         enter(context);
-        call_routine(context, in.a, slot);
+        call_routine(in.a, slot);
         leave(context);
         return;
       case Op::Nullable: {
@@ -336,13 +291,13 @@ class WriteEmitter : public EmitterBase {
         } else {
           value = b_.CreateSelect(engaged(in, slot), slot, llvm::ConstantPointerNull::get(ptr_));
         }
-        ensure(context, c64(1));
+        ensure(c64(1));
         flag_or_value(context, value, in.a, wire::kNotNull);
         return;
       }
       case Op::Shared: {
         Value* object = load(ptr_, slot, 0);  // shared_ptr<T> starts with its T*
-        ensure(context, c64(1 + wire::kMaxVarintBytes));
+        ensure(c64(1 + wire::kMaxVarintBytes));
         BasicBlock* null = block("shared.null");
         BasicBlock* some = block("shared.some");
         BasicBlock* done = block("shared.done");
@@ -363,7 +318,7 @@ class WriteEmitter : public EmitterBase {
         b_.SetInsertPoint(fresh);
         put_byte(wire::kRefValue);
         enter(context);
-        call_routine(context, in.a, object);
+        call_routine(in.a, object);
         leave(context);
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
@@ -381,7 +336,7 @@ class WriteEmitter : public EmitterBase {
           n = call_host(reinterpret_cast<const void*>(ops->size),
                         FunctionType::get(i64_, {ptr_}, false), {slot});
         }
-        ensure(context, c64(wire::kMaxVarintBytes + 1));
+        ensure(c64(wire::kMaxVarintBytes + 1));
         put_varuint(n);
         BasicBlock* some = block("list.some");
         BasicBlock* done = block("list.done");
@@ -393,8 +348,7 @@ class WriteEmitter : public EmitterBase {
               helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
               {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
         } else {
-          elements(context, data, stride, n,
-                   [&](Value* element) { call_routine(context, in.a, element); });
+          elements(context, data, stride, n, [&](Value* element) { call_routine(in.a, element); });
         }
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
@@ -402,7 +356,7 @@ class WriteEmitter : public EmitterBase {
       }
       case Op::Array:
         elements(context, slot, element_of(in).size, c64(in.b),
-                 [&](Value* element) { call_routine(context, in.a, element); });
+                 [&](Value* element) { call_routine(in.a, element); });
         return;
       case Op::Dynamic:
         checked_span(b_.CreateCall(helper("jitser_rt_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
@@ -426,12 +380,12 @@ class WriteEmitter : public EmitterBase {
 
   // A String or Bytes value: varuint size, then the bytes. With `check`, reserves room first;
   // without, the caller has reserved size + kStringSlack.
-  void bytes(Value* context, const Instr& in, Value* slot, bool check) {
+  void bytes(const Instr& in, Value* slot, bool check) {
     // std::string starts with its data pointer and size; std::vector with begin and end.
     Value* data = load(ptr_, slot, 0);
     Value* n = in.op == Op::String ? load(i64_, slot, 8)
                                    : b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data);
-    if (check) ensure(context, b_.CreateAdd(n, c64(kStringSlack)));
+    if (check) ensure(b_.CreateAdd(n, c64(kStringSlack)));
     put_varuint(n);
     if (in.op == Op::String) {
       // A string's storage always holds 16 bytes (its local buffer, or a heap block of more
@@ -480,16 +434,11 @@ class WriteEmitter : public EmitterBase {
     b_.SetInsertPoint(some);
     put_byte(present);
     enter(context);
-    call_routine(context, r, value);
+    call_routine(r, value);
     leave(context);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
-
-  llvm::StructType* span_;
-  FunctionType* fn_type_;
-  Value* cursor_ = nullptr;
-  Value* limit_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------

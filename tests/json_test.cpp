@@ -330,6 +330,16 @@ TEST(Json, ValueAsDocumentAndField) {
   EXPECT_EQ(s.path(), "One.v");
 }
 
+TEST(Json, StatsNameTheSimdjsonKernels) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  const std::string kernel =
+      test::codec_of<payloads::Moshi>(e, Format::Json).dyn().stats().json_kernel;
+  EXPECT_EQ(kernel.rfind("stage 1 ", 0), 0u) << kernel;
+  EXPECT_NE(kernel.find(", On-Demand "), std::string::npos) << kernel;
+  EXPECT_EQ(test::codec_of<payloads::Moshi>(e).dyn().stats().json_kernel, "");
+}
+
 TEST(Json, DepthIsBounded) {
   Engine e({.max_depth = 16});
   Codec<Value> codec = test::codec_of<Value>(e, Format::Json);

@@ -199,6 +199,12 @@ int stats(Engine& engine, int argc, char** argv) {
                 state, s.compile_ms, s.ready_ms, s.code_bytes);
     if (!s.failure.empty()) std::printf("  %s\n", s.failure.c_str());
   }
+  for (const CodecStats& s : engine.stats()) {
+    if (!s.json_kernel.empty()) {
+      std::printf("\nJSON reading: simdjson %s\n", s.json_kernel.c_str());
+      break;
+    }
+  }
   if (!compiled) {
     std::cerr << "jitser: " << compiled.to_string() << "\n";
     return 1;

@@ -33,7 +33,10 @@ const od::document& doc_of(const unsigned char* storage) {
 
 }  // namespace
 
-const char* kernel_name() { return SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
+std::string kernel_name() {
+  return "stage 1 " + simdjson::get_active_implementation()->name() + ", On-Demand " +
+         SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION);
+}
 
 Document::Document() {
   static_assert(sizeof(od::document) <= sizeof(storage_) && alignof(od::document) <= 8);

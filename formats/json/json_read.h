@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "typeinfo/status.h"
@@ -26,8 +27,9 @@ struct alignas(8) Slot {
   unsigned char bytes[32] = {};  // all zero: holds nothing yet
 };
 
-/// The name of the simdjson kernel this build reads with ("haswell", "fallback", ...).
-const char* kernel_name();
+/// The simdjson kernels reading runs: stage 1 on the one simdjson picks for this CPU, the
+/// On-Demand code on the one it was compiled for ("stage 1 icelake, On-Demand fallback").
+std::string kernel_name();
 
 class Document {
  public:
