@@ -139,7 +139,26 @@ JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
   return with(value, [&](auto& h) { return h.get_double().get(*out); });
 }
 
+// A string written without escapes is its text between the quotes, as it stands in the input:
+// stage 1 has checked the whole input's UTF-8 and that no string holds a control character.
+// Only strings with escapes are unescaped (into the parser's string buffer). Either way the
+// view lives as long as the Document.
 JITSER_SLOT_INLINE Errc get_string(Slot* value, std::string_view* out) {
+  if (mode(value) == Mode::Value) {
+    // The token runs from the opening quote to the next structural character.
+    std::string_view token = held<od::value>(value).raw_json_token();
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' ||
+                              token.back() == '\r' || token.back() == '\t')) {
+      token.remove_suffix(1);
+    }
+    if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
+      const std::string_view text = token.substr(1, token.size() - 2);
+      if (text.find('\\') == std::string_view::npos) {
+        *out = text;
+        return Errc::ok;
+      }
+    }
+  }
   return with(value, [&](auto& h) { return h.get_string().get(*out); });
 }
 
