@@ -1,11 +1,15 @@
 // JSON: what jitser writes, what it reads, and how it refuses bad input. Expected texts are
 // RFC 8259 JSON as any JSON library writes it, not copies of jitser's own rules.
+#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 
 #include "bench/payloads.h"
+#include "formats/json/json_write.h"
 #include "support.h"
 
 namespace jitser {
@@ -59,6 +63,49 @@ TEST(Json, ShortestFloatsReadBackExactly) {
   One<float> f;
   ASSERT_TRUE(read(write(One<float>{3.4028235e38f}), f).ok());
   EXPECT_EQ(f.v, 3.4028235e38f);
+}
+
+// jitser's float text against the standard library's shortest form (std::to_chars, which
+// jitser falls back on and whose output it must equal): random short decimals of every scale,
+// integers with trailing zeros, and random bit patterns, as double and as float.
+template <class F>
+void expect_floats_as_to_chars(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto expected = [](F v) {
+    char text[64];
+    char* end = std::to_chars(text, text + sizeof text, v).ptr;
+    std::string s(text, end);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+  };
+  auto check = [&](F v) {
+    if (!std::isfinite(v)) return;
+    char out[json::kMaxFloatChars];
+    char* end = std::is_same_v<F, double> ? json::put_double(out, static_cast<double>(v))
+                                          : json::put_float(out, static_cast<float>(v));
+    ASSERT_NE(end, nullptr);
+    ASSERT_EQ(std::string(out, end), expected(v)) << std::hexfloat << v;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const auto digits = static_cast<std::int64_t>(rng() % 100000000);
+    const int scale = static_cast<int>(rng() % 24) - 8;
+    F v = static_cast<F>(digits) * static_cast<F>(std::pow(10.0, -scale));
+    if (rng() % 2) v = -v;
+    check(v);
+    check(static_cast<F>(static_cast<double>(digits) / std::pow(10.0, rng() % 12)));
+    F bits;
+    const std::uint64_t raw = rng();
+    std::memcpy(&bits, &raw, sizeof bits);
+    check(bits);
+  }
+  for (double v = 1; v < 1e22; v *= 10) {
+    for (int lead : {1, 12, 123, 999}) check(static_cast<F>(v * lead));
+  }
+}
+
+TEST(Json, FloatsAreTheStandardLibrarysShortestForm) {
+  expect_floats_as_to_chars<double>(7);
+  expect_floats_as_to_chars<float>(8);
 }
 
 TEST(Json, NotFiniteIsAnError) {

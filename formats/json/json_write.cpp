@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "formats/binary/wire.h"
 #include "formats/json/json_text.h"
@@ -21,11 +22,55 @@ constexpr std::array<bool, 256> kEscape = [] {
   return t;
 }();
 
-// std::to_chars writes the shortest round-trip form; a bare integer gains ".0" so the text
-// reads back as a floating-point number.
+// The text std::to_chars writes for v when v has few decimals (most numbers people write),
+// found without it: null when v is not such a number. v is m / 10^k for the fewest fraction
+// digits k that read back to v: IEEE division of the exact m by the exact 10^k rounds as a
+// reader rounds the decimal, and the integer nearest to v * 10^k is the one candidate at that
+// scale. Fewest fraction digits is fewest significant digits, as to_chars picks; and like it,
+// the text is fixed notation only where that is no longer than scientific (else null).
+template <class F>
+char* put_short_decimal(char* out, F v) {
+  constexpr int kMaxK = 8;
+  constexpr F kPow10[kMaxK + 1] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  // Below this, v * 10^k is within a quarter of the integer it stands for, so rounding the
+  // product finds it: a few bits short of where F's integers stop being exact.
+  constexpr F kExact = std::is_same_v<F, float> ? F(1 << 21) : F(1ull << 50);
+  const F magnitude = std::fabs(v);
+  if (!(magnitude >= F(1e-3)) || magnitude >= F(1e15)) return nullptr;
+  for (int k = 0; k <= kMaxK; ++k) {
+    const F scaled = magnitude * kPow10[k];
+    if (scaled >= kExact) return nullptr;
+    const F whole = std::nearbyint(scaled);
+    if (whole / kPow10[k] != magnitude) continue;
+    auto m = static_cast<std::uint64_t>(whole);
+    int digits = 1;
+    for (std::uint64_t rest = m; rest >= 10; rest /= 10) ++digits;
+    int zeros = 0;  // trailing, for an integer
+    for (std::uint64_t rest = m; k == 0 && rest % 10 == 0; rest /= 10) ++zeros;
+    const int significant = digits - zeros;
+    const int scientific = significant + (significant > 1) + 4;  // "d.ddde+XX"
+    const int fixed = k == 0 ? digits : magnitude >= 1 ? digits + 1 : 2 + k;
+    if (fixed > scientific) return nullptr;
+    if (v < 0) *out++ = '-';
+    if (k == 0) {
+      out = put_digits(out, m);
+      std::memcpy(out, ".0", 2);
+      return out + 2;
+    }
+    const std::uint64_t unit = static_cast<std::uint64_t>(kPow10[k]);
+    out = put_digits(out, m / unit);
+    *out++ = '.';
+    return put_digits(out, m % unit, k);
+  }
+  return nullptr;
+}
+
+// The shortest text that reads back to v, as std::to_chars writes it; a bare integer gains
+// ".0" so the text reads back as a floating-point number.
 template <class F>
 char* put_floating(char* out, F v) {
   if (!std::isfinite(v)) return nullptr;
+  if (char* end = put_short_decimal(out, v)) return end;
   char* end = std::to_chars(out, out + kMaxFloatChars, v).ptr;
   for (char* p = out; p != end; ++p) {
     if (*p == '.' || *p == 'e') return end;
