@@ -75,6 +75,14 @@ bool jitser_rt_json_get_double(json::Slot* value, double* out) {
   return json::slot::get_double(value, out) == Errc::ok;
 }
 
+bool jitser_rt_json_get_string(json::Slot* value, const char** data, std::size_t* size) {
+  std::string_view text;
+  if (json::slot::get_string(value, &text) != Errc::ok) return false;
+  *data = text.data();
+  *size = text.size();
+  return true;
+}
+
 bool jitser_rt_json_read_string(json::Slot* value, void* s) {
   std::string_view text;
   if (json::slot::get_string(value, &text) != Errc::ok) return false;

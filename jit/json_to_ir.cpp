@@ -709,9 +709,7 @@ class JsonReadEmitter : public EmitterBase {
         check("jitser_rt_json_read_bytes", {ptr_, ptr_, ptr_},
               {value, p, const_ptr(in.type->list_ops)});
         return;
-      case Op::Enum:
-        check("jitser_rt_json_read_enum", {ptr_, ptr_, ptr_}, {value, p, const_ptr(in.type)});
-        return;
+      case Op::Enum: enum_name(in, value, p); return;
       case Op::Decimal: check("jitser_rt_json_read_decimal", {ptr_, ptr_}, {value, p}); return;
       case Op::Time:
         check("jitser_rt_json_read_time", {ptr_, ptr_, i32_, i32_},
@@ -788,6 +786,39 @@ class JsonReadEmitter : public EmitterBase {
       }
       default: return;
     }
+  }
+
+  // An enum by name: the unescaped string compared with each declared name, by its length,
+  // then as words (the string lies in the padded input or simdjson's padded string buffer, so
+  // a word read past its end stays readable). An unknown name fails.
+  void enum_name(const Instr& in, Value* value, Value* p) {
+    const TypeDesc& e = *in.type;
+    Value* data_at = local(ptr_, "name");
+    Value* size_at = local(i64_, "name_size");
+    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
+    Value* data = b_.CreateLoad(ptr_, data_at);
+    Value* n = b_.CreateLoad(i64_, size_at);
+    BasicBlock* done = block("enum.done");
+    for (const EnumValue& d : e.values) {
+      BasicBlock* compare = block("enum.compare");
+      BasicBlock* match = block("enum.match");
+      BasicBlock* next = block("enum.next");
+      b_.CreateCondBr(b_.CreateICmpEQ(n, c64(d.name.size())), compare, next);
+      b_.SetInsertPoint(compare);
+      if (d.name.empty()) {
+        b_.CreateBr(match);
+      } else {
+        branch_on_key(data, d.name, match, next);
+      }
+      b_.SetInsertPoint(match);
+      store(llvm::ConstantInt::get(int_type(static_cast<unsigned>(e.size)),
+                                   static_cast<std::uint64_t>(d.value)),
+            p, 0);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(next);
+    }
+    b_.CreateBr(fail_);
+    b_.SetInsertPoint(done);
   }
 
   // Runs `each(element slot)` for every element of the array in `value`.

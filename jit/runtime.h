@@ -156,9 +156,10 @@ bool jitser_rt_json_get_bool(json::Slot* value, std::uint8_t* out);
 bool jitser_rt_json_get_int(json::Slot* value, std::int64_t* out);
 bool jitser_rt_json_get_uint(json::Slot* value, std::uint64_t* out);
 bool jitser_rt_json_get_double(json::Slot* value, double* out);
+/// The unescaped string, valid until the document ends (an enum's name, compared in line).
+bool jitser_rt_json_get_string(json::Slot* value, const char** data, std::size_t* size);
 bool jitser_rt_json_read_string(json::Slot* value, void* s);
 bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops);
-bool jitser_rt_json_read_enum(json::Slot* value, void* p, const TypeDesc* type);
 bool jitser_rt_json_read_decimal(json::Slot* value, void* p);
 bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,
                               std::uint32_t duration);

@@ -134,18 +134,6 @@ bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops
   return true;
 }
 
-bool jitser_rt_json_read_enum(json::Slot* value, void* p, const TypeDesc* type) {
-  std::string_view text;
-  if (json::get_string(value, &text) != Errc::ok) return false;
-  for (const EnumValue& d : type->values) {
-    if (d.name == text) {
-      std::memcpy(p, &d.value, type->size);
-      return true;
-    }
-  }
-  return false;
-}
-
 bool jitser_rt_json_read_decimal(json::Slot* value, void* p) {
   std::string_view text;
   if (json::get_number_text(value, &text) != Errc::ok) return false;

@@ -147,8 +147,8 @@ JITSER_SLOT_INLINE Errc get_string(Slot* value, std::string_view* out) {
   if (mode(value) == Mode::Value) {
     // The token runs from the opening quote to the next structural character.
     std::string_view token = held<od::value>(value).raw_json_token();
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' ||
-                              token.back() == '\r' || token.back() == '\t')) {
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                              token.back() == '\t')) {
       token.remove_suffix(1);
     }
     if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
