@@ -35,13 +35,18 @@ char* put_short_decimal(char* out, F v) {
   // Below this, v * 10^k is within a quarter of the integer it stands for, so rounding the
   // product finds it: a few bits short of where F's integers stop being exact.
   constexpr F kExact = std::is_same_v<F, float> ? F(1 << 21) : F(1ull << 50);
+  constexpr F kNearInteger = std::is_same_v<F, float> ? F(1.0 / (1 << 20)) : F(1.0 / (1ull << 49));
   const F magnitude = std::fabs(v);
   if (!(magnitude >= F(1e-3)) || magnitude >= F(1e15)) return nullptr;
   for (int k = 0; k <= kMaxK; ++k) {
     const F scaled = magnitude * kPow10[k];
     if (scaled >= kExact) return nullptr;
     const F whole = std::nearbyint(scaled);
-    if (whole / kPow10[k] != magnitude) continue;
+    // A scale that holds v puts the product within an ulp or two of an integer: the cheap test
+    // spares the division at the scales that cannot, for the doubles that have no short form.
+    if (std::fabs(scaled - whole) > scaled * kNearInteger || whole / kPow10[k] != magnitude) {
+      continue;
+    }
     auto m = static_cast<std::uint64_t>(whole);
     int digits = 1;
     for (std::uint64_t rest = m; rest >= 10; rest /= 10) ++digits;
