@@ -380,8 +380,6 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
 
   bool object(std::uint32_t r, std::uint8_t* base, json::Slot* v) {
     const Routine& routine = plan_.routines[r];
-    json::Slot it, field;
-    if (Errc e = json::begin_object(v, &it); e != Errc::ok) return failed(e, v, "an object");
     const std::uint32_t n = routine.end - routine.begin;
     // Which fields were read: a bitset on the stack for all but the widest structs.
     std::uint64_t inline_words[2] = {};
@@ -393,38 +391,32 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     }
     auto was_seen = [&](std::uint32_t i) { return (seen[i / 64] >> (i % 64) & 1) != 0; };
     std::uint32_t expected = 0;
-    for (;;) {
-      bool more = false;
-      const char* raw = nullptr;
-      if (Errc e = json::next_field(&it, &more, &raw, &field); e != Errc::ok) {
-        return failed(e, &field, "a field");
-      }
-      if (!more) break;
-      const std::size_t key_at = doc_.offset(raw - 1);
-      const int i = field_index(routine, expected, raw, &it);
-      if (i == -2) return fail(Errc::syntax_error, "malformed key", key_at);
-      if (i < 0) {
-        if (options_.json.strict) {
-          std::string_view name;
-          (void)json::unescaped_key(&it, raw, &name);
-          return fail(Errc::unknown_field,
-                      "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
-                      key_at);
-        }
-        continue;  // the iterator skips the value
-      }
-      const Instr& in = plan_.code[routine.begin + i];
-      if (was_seen(static_cast<std::uint32_t>(i))) {
-        failure_.path.push_back("." + plan_.names[in.name]);
-        return fail(Errc::duplicate_key, "the field appears twice", key_at);
-      }
-      seen[i / 64] |= std::uint64_t{1} << (i % 64);
-      expected = static_cast<std::uint32_t>(i) + 1;
-      if (!op(in, base + in.offset, &field)) {
-        failure_.path.push_back("." + plan_.names[in.name]);
-        return false;
-      }
-    }
+    const bool read = object_fields(
+        v, [&](const char* raw, std::size_t key_at, json::Slot* it, json::Slot* field) {
+          const int i = field_index(routine, expected, raw, it);
+          if (i == -2) return fail(Errc::syntax_error, "malformed key", key_at);
+          if (i < 0) {
+            if (!options_.json.strict) return true;  // the iterator skips the value
+            std::string_view name;
+            (void)json::unescaped_key(it, raw, &name);
+            return fail(Errc::unknown_field,
+                        "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
+                        key_at);
+          }
+          const Instr& in = plan_.code[routine.begin + i];
+          if (was_seen(static_cast<std::uint32_t>(i))) {
+            failure_.path.push_back("." + plan_.names[in.name]);
+            return fail(Errc::duplicate_key, "the field appears twice", key_at);
+          }
+          seen[i / 64] |= std::uint64_t{1} << (i % 64);
+          expected = static_cast<std::uint32_t>(i) + 1;
+          if (!op(in, base + in.offset, field)) {
+            failure_.path.push_back("." + plan_.names[in.name]);
+            return false;
+          }
+          return true;
+        });
+    if (!read) return false;
     for (std::uint32_t i = 0; i < n; ++i) {
       if (was_seen(i)) continue;
       const Instr& in = plan_.code[routine.begin + i];
@@ -438,17 +430,6 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     return true;
   }
 
-  static bool fits(std::int64_t v, unsigned width) {
-    switch (width) {
-      case 1: return v >= INT8_MIN && v <= INT8_MAX;
-      case 2: return v >= INT16_MIN && v <= INT16_MAX;
-      case 4: return v >= INT32_MIN && v <= INT32_MAX;
-      default: return true;
-    }
-  }
-  static bool fits(std::uint64_t v, unsigned width) {
-    return width == 8 || v < (std::uint64_t{1} << (width * 8));
-  }
   static const char* int_name(const Instr& in) {
     static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
     static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
@@ -459,7 +440,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     if (in.op == Op::Int) {
       std::int64_t x;
       if (Errc e = json::get_int(v, &x); e != Errc::ok) return failed(e, v, int_expected(in));
-      if (!fits(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
+      if (!json::fits_int(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
       std::memcpy(p, &x, in.width);
       return true;
     }
@@ -468,7 +449,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       // A negative integer is in JSON's range but not the field's.
       return failed(e, v, e == Errc::out_of_range ? int_name(in) : int_expected(in));
     }
-    if (!fits(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
+    if (!json::fits_uint(x, in.width)) return failed(Errc::out_of_range, v, int_name(in));
     std::memcpy(p, &x, in.width);
     return true;
   }
@@ -498,6 +479,23 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   bool string_of(json::Slot* v, std::string_view* s, const char* expected) {
     if (Errc e = json::get_string(v, s); e != Errc::ok) return failed(e, v, expected);
     return true;
+  }
+
+  // Runs each(raw key, its offset, the iterator, the field's value) on every field of the
+  // object in `v`, until one fails.
+  template <class Each>
+  bool object_fields(json::Slot* v, Each&& each) {
+    json::Slot it, field;
+    if (Errc e = json::begin_object(v, &it); e != Errc::ok) return failed(e, v, "an object");
+    for (;;) {
+      bool more = false;
+      const char* raw = nullptr;
+      if (Errc e = json::next_field(&it, &more, &raw, &field); e != Errc::ok) {
+        return failed(e, &field, "a field");
+      }
+      if (!more) return true;
+      if (!each(raw, doc_.offset(raw - 1), &it, &field)) return false;
+    }
   }
 
   template <class Each>
@@ -563,16 +561,11 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         return true;
       }
       case Op::Bytes: {
-        std::string_view s;
-        if (!string_of(v, &s, "a base64 string")) return false;
-        const ListOps& ops = *in.type->list_ops;
-        ops.resize(p, json::base64_decoded_size(s.size()));
-        std::size_t n = 0;
-        if (!json::decode_base64(s, static_cast<std::uint8_t*>(ops.data(p)), &n)) {
-          return fail(Errc::invalid_base64, "not base64 (RFC 4648, with padding)", doc_.offset(v));
+        const Errc e = json::read_base64(v, p, *in.type->list_ops);
+        if (e == Errc::invalid_base64) {
+          return fail(e, "not base64 (RFC 4648, with padding)", doc_.offset(v));
         }
-        ops.resize(p, n);
-        return true;
+        return e == Errc::ok || failed(e, v, "a base64 string");
       }
       case Op::Enum: {
         std::string_view s;
@@ -588,30 +581,26 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
                     "\"" + std::string(s) + "\" is not a value of " + in.type->name, at);
       }
       case Op::Decimal: {
-        std::string_view text;
-        if (Errc e = json::get_number_text(v, &text); e != Errc::ok)
-          return failed(e, v, "a number");
-        if (!json::parse_decimal(text, reinterpret_cast<Decimal*>(p))) {
-          return fail(Errc::out_of_range, "decimal does not fit 64-bit unscaled digits",
-                      doc_.offset(v));
+        const Errc e = json::read_decimal(v, reinterpret_cast<Decimal*>(p));
+        if (e == Errc::out_of_range) {
+          return fail(e, "decimal does not fit 64-bit unscaled digits", doc_.offset(v));
         }
-        return true;
+        return e == Errc::ok || failed(e, v, "a number");
       }
       case Op::Time: {
-        std::string_view s;
         const bool duration = in.type->kind == Kind::Duration;
-        if (!string_of(v, &s, duration ? "a duration string" : "an RFC 3339 timestamp"))
-          return false;
+        std::string_view s;
         std::int64_t ticks;
-        const auto unit = static_cast<TimeUnit>(in.width);
-        const bool ok = duration ? json::parse_duration(s, unit, &ticks)
-                                 : json::parse_timestamp(s, unit, &ticks);
-        if (!ok) {
-          return fail(Errc::out_of_range,
+        const Errc e = json::read_time(v, static_cast<TimeUnit>(in.width), duration, &ticks, &s);
+        if (e == Errc::out_of_range) {
+          return fail(e,
                       "\"" + std::string(s) + "\" is not " +
                           (duration ? "a duration (\"1.5s\")" : "an RFC 3339 timestamp") +
                           " this field's unit can hold",
                       doc_.offset(v));
+        }
+        if (e != Errc::ok) {
+          return failed(e, v, duration ? "a duration string" : "an RFC 3339 timestamp");
         }
         std::memcpy(p, &ticks, 8);
         return true;
@@ -681,36 +670,30 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       case Op::Map: {
         const MapOps& ops = *in.type->map_ops;
         if (!enter()) return false;
-        json::Slot it, field;
-        if (Errc e = json::begin_object(v, &it); e != Errc::ok) return failed(e, v, "an object");
         ops.clear(p);
         const TypeDesc& key_type = in.type->key->resolved();
-        for (;;) {
-          bool more = false;
-          const char* raw = nullptr;
-          if (Errc e = json::next_field(&it, &more, &raw, &field); e != Errc::ok) {
-            return failed(e, &field, "a field");
-          }
-          if (!more) break;
-          const std::size_t at = doc_.offset(raw - 1);
-          std::string_view text;
-          if (json::unescaped_key(&it, raw, &text) != Errc::ok) {
-            return fail(Errc::syntax_error, "malformed key", at);
-          }
-          ValueSlot slot(key_type);
-          auto* key_at = static_cast<std::uint8_t*>(slot.get());
-          if (!key(plan_.code[plan_.routines[in.a].begin], key_at, text, at)) return false;
-          const void* stored_key = nullptr;
-          void* value_at = ops.insert(p, key_at, &stored_key);
-          if (!value_at) {
-            failure_.path.push_back(key_text(key_type, key_at));
-            return fail(Errc::duplicate_key, "the key appears twice", at);
-          }
-          if (!value(in.b, static_cast<std::uint8_t*>(value_at), &field)) {
-            failure_.path.push_back(key_text(key_type, stored_key));
-            return false;
-          }
-        }
+        const bool read = object_fields(
+            v, [&](const char* raw, std::size_t at, json::Slot* it, json::Slot* field) {
+              std::string_view text;
+              if (json::unescaped_key(it, raw, &text) != Errc::ok) {
+                return fail(Errc::syntax_error, "malformed key", at);
+              }
+              ValueSlot slot(key_type);
+              auto* key_at = static_cast<std::uint8_t*>(slot.get());
+              if (!key(plan_.code[plan_.routines[in.a].begin], key_at, text, at)) return false;
+              const void* stored_key = nullptr;
+              void* value_at = ops.insert(p, key_at, &stored_key);
+              if (!value_at) {
+                failure_.path.push_back(key_text(key_type, key_at));
+                return fail(Errc::duplicate_key, "the key appears twice", at);
+              }
+              if (!value(in.b, static_cast<std::uint8_t*>(value_at), field)) {
+                failure_.path.push_back(key_text(key_type, stored_key));
+                return false;
+              }
+              return true;
+            });
+        if (!read) return false;
         --depth_;
         return true;
       }

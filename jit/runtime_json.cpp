@@ -1,14 +1,12 @@
 // The JSON half of jit/runtime.h: thin entries into formats/json, so compiled code and the
 // interpreter read and write through the very same functions.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <string>
 
 #include "formats/field_default.h"
 #include "formats/json/json_key.h"
 #include "formats/json/json_read.h"
-#include "formats/json/json_text.h"
 #include "formats/json/json_value.h"
 #include "formats/json/json_write.h"
 #include "jit/runtime.h"
@@ -125,29 +123,21 @@ bool jitser_rt_json_missing(const FieldDesc* field, void* slot) {
 }
 
 bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops) {
-  std::string_view text;
-  if (json::get_string(value, &text) != Errc::ok) return false;
-  ops->resize(list, json::base64_decoded_size(text.size()));
-  std::size_t n = 0;
-  if (!json::decode_base64(text, static_cast<std::uint8_t*>(ops->data(list)), &n)) return false;
-  ops->resize(list, n);
-  return true;
+  return json::read_base64(value, list, *ops) == Errc::ok;
 }
 
 bool jitser_rt_json_read_decimal(json::Slot* value, void* p) {
-  std::string_view text;
-  if (json::get_number_text(value, &text) != Errc::ok) return false;
-  return json::parse_decimal(text, static_cast<Decimal*>(p));
+  return json::read_decimal(value, static_cast<Decimal*>(p)) == Errc::ok;
 }
 
 bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,
                               std::uint32_t duration) {
-  std::string_view text;
-  if (json::get_string(value, &text) != Errc::ok) return false;
   std::int64_t ticks = 0;
-  const auto u = static_cast<TimeUnit>(unit);
-  if (!(duration ? json::parse_duration(text, u, &ticks) : json::parse_timestamp(text, u, &ticks)))
+  std::string_view text;
+  if (json::read_time(value, static_cast<TimeUnit>(unit), duration != 0, &ticks, &text) !=
+      Errc::ok) {
     return false;
+  }
   std::memcpy(p, &ticks, 8);
   return true;
 }

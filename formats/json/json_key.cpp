@@ -6,31 +6,19 @@
 #include "formats/json/json_text.h"
 
 namespace jitser::json {
-namespace {
-
-bool fits(std::int64_t v, unsigned width) {
-  if (width >= 8) return true;
-  const std::int64_t half = std::int64_t{1} << (width * 8 - 1);
-  return v >= -half && v < half;
-}
-bool fits(std::uint64_t v, unsigned width) {
-  return width >= 8 || v < (std::uint64_t{1} << (width * 8));
-}
-
-}  // namespace
 
 Errc read_key(const Instr& in, std::string_view text, void* p) {
   switch (in.op) {
     case Op::String: static_cast<std::string*>(p)->assign(text); return Errc::ok;
     case Op::Int: {
       std::int64_t x = 0;
-      if (!parse_int(text, &x) || !fits(x, in.width)) return Errc::type_mismatch;
+      if (!parse_int(text, &x) || !fits_int(x, in.width)) return Errc::type_mismatch;
       std::memcpy(p, &x, in.width);
       return Errc::ok;
     }
     case Op::UInt: {
       std::uint64_t x = 0;
-      if (!parse_uint(text, &x) || !fits(x, in.width)) return Errc::type_mismatch;
+      if (!parse_uint(text, &x) || !fits_uint(x, in.width)) return Errc::type_mismatch;
       std::memcpy(p, &x, in.width);
       return Errc::ok;
     }

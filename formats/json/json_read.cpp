@@ -6,6 +6,7 @@
 #include <string>
 
 #include "formats/json/json_slot.h"
+#include "formats/json/json_text.h"
 
 namespace jitser::json {
 namespace {
@@ -252,6 +253,32 @@ Errc begin_array(Slot* value, Slot* iterator) { return slot::begin_array(value, 
 
 Errc next_element(Slot* iterator, bool* more, Slot* value) {
   return slot::next_element(iterator, more, value);
+}
+
+Errc read_base64(Slot* value, void* list, const ListOps& ops) {
+  std::string_view text;
+  if (Errc e = json::get_string(value, &text); e != Errc::ok) return e;
+  ops.resize(list, base64_decoded_size(text.size()));
+  std::size_t n = 0;
+  if (!decode_base64(text, static_cast<std::uint8_t*>(ops.data(list)), &n)) {
+    return Errc::invalid_base64;
+  }
+  ops.resize(list, n);
+  return Errc::ok;
+}
+
+Errc read_decimal(Slot* value, Decimal* out) {
+  std::string_view text;
+  if (Errc e = get_number_text(value, &text); e != Errc::ok) return e;
+  return parse_decimal(text, out) ? Errc::ok : Errc::out_of_range;
+}
+
+Errc read_time(Slot* value, TimeUnit unit, bool duration, std::int64_t* ticks,
+               std::string_view* text) {
+  if (Errc e = json::get_string(value, text); e != Errc::ok) return e;
+  const bool ok =
+      duration ? parse_duration(*text, unit, ticks) : parse_timestamp(*text, unit, ticks);
+  return ok ? Errc::ok : Errc::out_of_range;
 }
 
 }  // namespace jitser::json

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "typeinfo/status.h"
+#include "typeinfo/type_desc.h"
 
 namespace jitser::json {
 
@@ -73,6 +74,17 @@ Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u
 Errc get_string(Slot* value, std::string_view* out);
 /// The number's text as written (for decimals).
 Errc get_number_text(Slot* value, std::string_view* out);
+
+// Typed reads both tiers make. Each fails with the code of the get_* call beneath it for a
+// value of another JSON type, or as it says.
+/// A base64 string into bytes; invalid_base64 for anything but RFC 4648 with padding.
+Errc read_base64(Slot* value, void* list, const ListOps& ops);
+/// A number with every digit; out_of_range when they do not fit 64 bits, or the scale 32.
+Errc read_decimal(Slot* value, Decimal* out);
+/// An RFC 3339 timestamp, or a duration ("1.5s"), as ticks of `unit`; out_of_range when it is
+/// malformed or beyond the unit. *text is the string read.
+Errc read_time(Slot* value, TimeUnit unit, bool duration, std::int64_t* ticks,
+               std::string_view* text);
 
 /// Starts an object; `iterator` then walks it with next_field.
 Errc begin_object(Slot* value, Slot* iterator);

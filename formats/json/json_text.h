@@ -14,6 +14,10 @@ namespace jitser::json {
 /// Fraction digits JSON writes and accepts for a time unit: none, 3, 6 or 9.
 int fraction_digits(TimeUnit unit);
 
+/// Whether an integer fits a field of `width` bytes (1, 2, 4 or 8), signed or unsigned.
+bool fits_int(std::int64_t v, unsigned width);
+bool fits_uint(std::uint64_t v, unsigned width);
+
 /// A whole string as a decimal integer ("-12"); false when it is not one or does not fit.
 bool parse_int(std::string_view text, std::int64_t* out);
 bool parse_uint(std::string_view text, std::uint64_t* out);
