@@ -322,7 +322,7 @@ Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) 
   return deserialize(PaddedInput{input, 0}, object);
 }
 
-Status DynCodec::deserialize(PaddedInput padded, void* object) const {
+Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
   const std::span<const std::uint8_t> input = padded.bytes;
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);

@@ -109,7 +109,7 @@ class DynCodec {
   /// Reads `input` into the live object. On failure the object is valid but unspecified.
   Status deserialize(std::span<const std::uint8_t> input, void* object) const;
   /// The same, from input with readable padding after it (JSON then reads it in place).
-  Status deserialize(PaddedInput input, void* object) const;
+  Status deserialize(const PaddedInput& input, void* object) const;
 
   const TypeDesc& type() const;
   Format format() const;
@@ -142,7 +142,9 @@ class Codec {
   Status deserialize(std::span<const std::uint8_t> input, T& value) const {
     return dyn_.deserialize(input, &value);
   }
-  Status deserialize(PaddedInput input, T& value) const { return dyn_.deserialize(input, &value); }
+  Status deserialize(const PaddedInput& input, T& value) const {
+    return dyn_.deserialize(input, &value);
+  }
   Result<T> deserialize(std::span<const std::uint8_t> input) const {
     T value{};
     if (Status s = dyn_.deserialize(input, &value); !s) return s;

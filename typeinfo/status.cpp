@@ -51,10 +51,6 @@ Status& Status::operator=(const Status& other) {
   return *this;
 }
 
-Status::Status(Status&&) noexcept = default;
-Status& Status::operator=(Status&&) noexcept = default;
-Status::~Status() = default;
-
 Errc Status::code() const { return detail_ ? detail_->code : Errc::ok; }
 
 const std::string& Status::message() const {

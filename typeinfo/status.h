@@ -63,9 +63,10 @@ class [[nodiscard]] Status {
   Status(Errc code, std::string message, std::size_t offset = kNoOffset, std::string path = {});
   Status(const Status& other);
   Status& operator=(const Status& other);
-  Status(Status&&) noexcept;
-  Status& operator=(Status&&) noexcept;
-  ~Status();
+  // Inline, so that passing on and dropping a successful Status costs a null check.
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
 
   bool ok() const { return detail_ == nullptr; }
   explicit operator bool() const { return ok(); }
