@@ -63,15 +63,17 @@ Errc Document::open(std::span<const std::uint8_t> input, std::size_t padding, Sl
   if (Errc e = map_error(b.parser.iterate(data, size_, size_ + kPadding).get(doc)); e != Errc::ok)
     return e;
   open_ = true;
-  od::value v;
-  const error_code e = doc.get_value().get(v);
+  // The root value is built in the slot itself: a copy through the stack, as narrow stores
+  // read back as one wide load, stalls store forwarding on every call.
+  od::value* v = ::new (root->bytes) od::value();
+  const error_code e = doc.get_value().get(*v);
   if (e == simdjson::SCALAR_DOCUMENT_AS_VALUE) {
     od::document* pointer = &doc;
     hold(root, pointer, Mode::ScalarRoot);
     return Errc::ok;
   }
   if (e) return map_error(e);
-  set_value(root, v);
+  mode(root) = Mode::Value;
   return Errc::ok;
 }
 
@@ -172,7 +174,7 @@ Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
   return slot::next_field(iterator, more, key, value);
 }
 
-Errc unescaped_key(Slot*, const char* raw_key, std::string_view* out) {
+Errc unescaped_key(const char* raw_key, std::string_view* out) {
   // Keys rarely have escapes: without a backslash, the raw text is the key.
   const char* end = raw_key;
   while (*end != '"' && *end != '\\') ++end;
