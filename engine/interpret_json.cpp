@@ -369,7 +369,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       }
     }
     std::string_view unescaped;
-    if (json::unescaped_key(it, raw, &unescaped) != Errc::ok) return -2;
+    if (json::unescaped_key(raw, &unescaped) != Errc::ok) return -2;
     for (std::uint32_t i = 0; i < n; ++i) {
       if (plan_.fields[plan_.code[routine.begin + i].name]->name == unescaped) {
         return static_cast<int>(i);
@@ -398,7 +398,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
           if (i < 0) {
             if (!options_.json.strict) return true;  // the iterator skips the value
             std::string_view name;
-            (void)json::unescaped_key(it, raw, &name);
+            (void)json::unescaped_key(raw, &name);
             return fail(Errc::unknown_field,
                         "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
                         key_at);
@@ -675,7 +675,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         const bool read = object_fields(
             v, [&](const char* raw, std::size_t at, json::Slot* it, json::Slot* field) {
               std::string_view text;
-              if (json::unescaped_key(it, raw, &text) != Errc::ok) {
+              if (json::unescaped_key(raw, &text) != Errc::ok) {
                 return fail(Errc::syntax_error, "malformed key", at);
               }
               ValueSlot slot(key_type);

@@ -93,7 +93,7 @@ constexpr llvm::StringLiteral kInlinedHelpers[] = {
     "jitser_rt_json_begin_object", "jitser_rt_json_next_field", "jitser_rt_json_begin_array",
     "jitser_rt_json_next_element", "jitser_rt_json_take_null",  "jitser_rt_json_get_bool",
     "jitser_rt_json_get_int",      "jitser_rt_json_get_uint",   "jitser_rt_json_get_double",
-    "jitser_rt_json_get_string",   "jitser_rt_json_read_string"};
+    "jitser_rt_json_get_string"};
 
 Status link_json_kernel(llvm::Module& module, const std::string& entry) {
   auto kernel = llvm::parseBitcodeFile(

@@ -128,6 +128,18 @@ class EmitterBase {
     b_.CreateAlignedStore(v, at(base, offset), llvm::MaybeAlign(1));
   }
 
+  // Assigns n <= 15 bytes, given as two little-endian words lo and hi (bytes past n are
+  // ignored), to the std::string at s without a call: every std::string has room for 15 chars
+  // and a terminator, so the data pointer (offset 0) points at 16 writable bytes; the length
+  // is at offset 8 (layouts std_layouts_match checks).
+  void store_short_string(IRBuilder<>& b, Value* s, Value* lo, Value* hi, Value* n) {
+    Value* data = b.CreateLoad(ptr_, s);
+    b.CreateAlignedStore(lo, data, llvm::MaybeAlign(1));
+    b.CreateAlignedStore(hi, b.CreateConstInBoundsGEP1_64(i8_, data, 8), llvm::MaybeAlign(1));
+    b.CreateStore(llvm::ConstantInt::get(i8_, 0), b.CreateInBoundsGEP(i8_, data, n));
+    b.CreateAlignedStore(n, b.CreateConstInBoundsGEP1_64(i8_, s, 8), llvm::MaybeAlign(1));
+  }
+
   BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }
   // Continues in a new block when `fails` is true at run time.
   void fail_if(Value* fails) {

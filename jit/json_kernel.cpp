@@ -83,13 +83,6 @@ bool jitser_rt_json_get_string(json::Slot* value, const char** data, std::size_t
   return true;
 }
 
-bool jitser_rt_json_read_string(json::Slot* value, void* s) {
-  std::string_view text;
-  if (json::slot::get_string(value, &text) != Errc::ok) return false;
-  static_cast<std::string*>(s)->assign(text);
-  return true;
-}
-
 }  // extern "C"
 
 }  // namespace jitser::jit

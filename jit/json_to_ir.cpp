@@ -625,9 +625,8 @@ class JsonReadEmitter : public EmitterBase {
       table = new llvm::GlobalVariable(module_, type, true, llvm::GlobalValue::PrivateLinkage,
                                        llvm::ConstantArray::get(type, fields), "fields");
     }
-    Value* index =
-        b_.CreateCall(helper("jitser_rt_json_find_field", i32_, {ptr_, ptr_, ptr_, i32_}),
-                      {it, raw, table, c32(n)});
+    Value* index = b_.CreateCall(helper("jitser_rt_json_find_field", i32_, {ptr_, ptr_, i32_}),
+                                 {raw, table, c32(n)});
     // An unknown key's value is skipped by the next step of the iterator.
     llvm::SwitchInst* sw = b_.CreateSwitch(index, fail_, n + 1);
     if (!options_.json.strict) sw->addCase(llvm::ConstantInt::get(i32_, -1, true), next);
@@ -704,7 +703,7 @@ class JsonReadEmitter : public EmitterBase {
         store(f, p, 0);
         return;
       }
-      case Op::String: check("jitser_rt_json_read_string", {ptr_, ptr_}, {value, p}); return;
+      case Op::String: string(value, p); return;
       case Op::Bytes:
         check("jitser_rt_json_read_bytes", {ptr_, ptr_, ptr_},
               {value, p, const_ptr(in.type->list_ops)});
@@ -786,6 +785,29 @@ class JsonReadEmitter : public EmitterBase {
       }
       default: return;
     }
+  }
+
+  // A string of up to 15 bytes is stored in line, read as two words from where it lies (the
+  // padded input or simdjson's padded string buffer, as for enum names); a longer one is
+  // assigned by the host.
+  void string(Value* value, Value* p) {
+    Value* data_at = local(ptr_, "text");
+    Value* size_at = local(i64_, "text_size");
+    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
+    Value* data = b_.CreateLoad(ptr_, data_at);
+    Value* n = b_.CreateLoad(i64_, size_at);
+    BasicBlock* in_line = block("string.short");
+    BasicBlock* host = block("string.long");
+    BasicBlock* done = block("string.done");
+    b_.CreateCondBr(b_.CreateICmpULE(n, c64(15)), in_line, host);
+    b_.SetInsertPoint(in_line);
+    store_short_string(b_, p, load(i64_, data, 0), load(i64_, data, 8), n);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(host);
+    b_.CreateCall(helper("jitser_rt_json_assign_string", Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}),
+                  {p, data, n});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
   }
 
   // An enum by name: the unescaped string compared with each declared name, by its length,

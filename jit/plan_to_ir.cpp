@@ -540,9 +540,8 @@ class ReadEmitter : public EmitterBase {
   }
 
   // i1 assign(std::string* s, p, end, n): checks n input bytes are UTF-8 and assigns them. A
-  // string of up to 15 ASCII bytes, with 16 input bytes readable, is copied as two words: every
-  // std::string has room for 15 chars and a terminator, so it needs no allocation. Anything
-  // else goes to the host helper.
+  // string of up to 15 ASCII bytes, with 16 input bytes readable, is copied as two words
+  // (store_short_string). Anything else goes to the host helper.
   Function* string_assigner() {
     const char* name = "jitser.assign_string";
     if (Function* f = module_.getFunction(name)) return f;
@@ -578,11 +577,7 @@ class ReadEmitter : public EmitterBase {
                               c64(0x8080808080808080ull));
     b.CreateCondBr(b.CreateICmpEQ(high, c64(0)), copy, host);
     b.SetInsertPoint(copy);
-    Value* data = b.CreateLoad(ptr_, s);
-    b.CreateAlignedStore(lo, data, llvm::MaybeAlign(1));
-    b.CreateAlignedStore(hi, b.CreateConstInBoundsGEP1_64(i8_, data, 8), llvm::MaybeAlign(1));
-    b.CreateStore(c8(0), b.CreateInBoundsGEP(i8_, data, n));
-    b.CreateAlignedStore(n, b.CreateConstInBoundsGEP1_64(i8_, s, 8), llvm::MaybeAlign(1));
+    store_short_string(b, s, lo, hi, n);
     b.CreateRet(llvm::ConstantInt::getTrue(ctx_));
     b.SetInsertPoint(host);
     b.CreateRet(b.CreateCall(

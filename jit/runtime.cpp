@@ -259,7 +259,7 @@ std::vector<HelperSymbol> helper_symbols() {
       {"jitser_rt_json_get_uint", reinterpret_cast<void*>(&jitser_rt_json_get_uint)},
       {"jitser_rt_json_get_double", reinterpret_cast<void*>(&jitser_rt_json_get_double)},
       {"jitser_rt_json_get_string", reinterpret_cast<void*>(&jitser_rt_json_get_string)},
-      {"jitser_rt_json_read_string", reinterpret_cast<void*>(&jitser_rt_json_read_string)},
+      {"jitser_rt_json_assign_string", reinterpret_cast<void*>(&jitser_rt_json_assign_string)},
       {"jitser_rt_json_read_bytes", reinterpret_cast<void*>(&jitser_rt_json_read_bytes)},
       {"jitser_rt_json_read_decimal", reinterpret_cast<void*>(&jitser_rt_json_read_decimal)},
       {"jitser_rt_json_read_time", reinterpret_cast<void*>(&jitser_rt_json_read_time)},

@@ -145,8 +145,8 @@ std::int32_t jitser_rt_json_next_field(json::Slot* iterator, json::Slot* value,
                                        const char** raw_key);
 /// For a key no compiled compare matched: the index in `fields` (n of them) of the field its
 /// unescaped text names, -1 for none, -2 for a malformed key.
-std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key,
-                                       const FieldDesc* const* fields, std::uint32_t n);
+std::int32_t jitser_rt_json_find_field(const char* raw_key, const FieldDesc* const* fields,
+                                       std::uint32_t n);
 bool jitser_rt_json_missing(const FieldDesc* field, void* slot);
 bool jitser_rt_json_begin_array(json::Slot* value, json::Slot* iterator);
 /// 1 with the element in `value`; 0 after the last; -1 on failure.
@@ -156,9 +156,10 @@ bool jitser_rt_json_get_bool(json::Slot* value, std::uint8_t* out);
 bool jitser_rt_json_get_int(json::Slot* value, std::int64_t* out);
 bool jitser_rt_json_get_uint(json::Slot* value, std::uint64_t* out);
 bool jitser_rt_json_get_double(json::Slot* value, double* out);
-/// The unescaped string, valid until the document ends (an enum's name, compared in line).
+/// The unescaped string, valid until the document ends (strings and enum names, read in line).
 bool jitser_rt_json_get_string(json::Slot* value, const char** data, std::size_t* size);
-bool jitser_rt_json_read_string(json::Slot* value, void* s);
+/// Assigns a string longer than compiled code stores in line.
+void jitser_rt_json_assign_string(void* s, const char* data, std::size_t n);
 bool jitser_rt_json_read_bytes(json::Slot* value, void* list, const ListOps* ops);
 bool jitser_rt_json_read_decimal(json::Slot* value, void* p);
 bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,

@@ -108,14 +108,18 @@ bool jitser_rt_json_omit(const FieldDesc* field, const void* slot, std::uint32_t
          (omit_default && equals_default(*field, slot));
 }
 
-std::int32_t jitser_rt_json_find_field(json::Slot* iterator, const char* raw_key,
-                                       const FieldDesc* const* fields, std::uint32_t n) {
+std::int32_t jitser_rt_json_find_field(const char* raw_key, const FieldDesc* const* fields,
+                                       std::uint32_t n) {
   std::string_view key;
-  if (json::unescaped_key(iterator, raw_key, &key) != Errc::ok) return -2;
+  if (json::unescaped_key(raw_key, &key) != Errc::ok) return -2;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (fields[i]->name == key) return static_cast<std::int32_t>(i);
   }
   return -1;
+}
+
+void jitser_rt_json_assign_string(void* s, const char* data, std::size_t n) {
+  static_cast<std::string*>(s)->assign(data, n);
 }
 
 bool jitser_rt_json_missing(const FieldDesc* field, void* slot) {
@@ -182,7 +186,7 @@ bool jitser_rt_json_read_map(ReadContext* ctx, json::Slot* value, void* map, con
     if (json::next_field(&it, &more, &raw, &field) != Errc::ok) return false;
     if (!more) return true;
     std::string_view text;
-    if (json::unescaped_key(&it, raw, &text) != Errc::ok) return false;
+    if (json::unescaped_key(raw, &text) != Errc::ok) return false;
     ValueSlot slot(key_type);
     if (json::read_key(*key, text, slot.get()) != Errc::ok) return false;
     const void* stored_key = nullptr;

@@ -1,5 +1,6 @@
 // JSON: what jitser writes, what it reads, and how it refuses bad input. Expected texts are
 // RFC 8259 JSON as any JSON library writes it, not copies of jitser's own rules.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -130,6 +131,32 @@ TEST(Json, StringEscapes) {
             Errc::invalid_utf8);
 }
 
+// Reading into one object again and again, as a server does: each string replaces the last,
+// whether it is shorter or longer, held in place or on the heap, written with escapes (read
+// from simdjson's string buffer) or without (read from the input).
+TEST(Json, StringsReplaceThoseOfAUsedObject) {
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::string>(e).ok());
+  auto codec = test::codec_of<One<std::string>>(e, Format::Json);
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 40; ++n) lengths.push_back(n);
+  std::shuffle(lengths.begin(), lengths.end(), std::mt19937(7));
+  One<std::string> into{std::string(100, 'z')};
+  for (bool escaped : {false, true}) {
+    for (std::size_t n : lengths) {
+      std::string expected;
+      for (std::size_t i = 0; i < n; ++i) expected += static_cast<char>('a' + i % 26);
+      std::string json = "{\"v\":\"" + expected + "\"}";
+      if (escaped && n) {
+        expected[n / 2] = '\n';
+        json.replace(6 + n / 2, 1, "\\n");
+      }
+      ASSERT_TRUE(codec.deserialize(bytes_of(json), into).ok()) << json;
+      EXPECT_EQ(into.v, expected) << json;
+      EXPECT_EQ(std::strlen(into.v.c_str()), n) << json;  // terminated where it ends
+    }
+  }
+}
 TEST(Json, BytesAreBase64) {
   // RFC 4648 section 10's test vectors.
   const std::pair<const char*, const char*> vectors[] = {

@@ -92,7 +92,7 @@ Errc begin_object(Slot* value, Slot* iterator);
 /// written); *more is false after the last field, and `value` is then unused.
 Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value);
 /// The unescaped form of a raw key from next_field.
-Errc unescaped_key(Slot* iterator, const char* raw_key, std::string_view* out);
+Errc unescaped_key(const char* raw_key, std::string_view* out);
 Errc begin_array(Slot* value, Slot* iterator);
 Errc next_element(Slot* iterator, bool* more, Slot* value);
 

@@ -5,6 +5,8 @@
 
 #include <simdjson.h>
 
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -123,20 +125,52 @@ JITSER_SLOT_INLINE Errc get_bool(Slot* value, bool* out) {
   });
 }
 
+// Calls out of line get copies of the slot and out-parameters that compiled code keeps in
+// registers: an address passed to a call that is not inlined would keep them in memory.
+
 // An integer that fits reads in one pass; a failed read consumes nothing, so integer_error can
 // look at the value again.
 JITSER_SLOT_INLINE Errc get_int(Slot* value, std::int64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_int64().get(*out); });
-  return e == Errc::ok ? e : integer_error(value, false);
+  if (e == Errc::ok) return e;
+  Slot copy = *value;
+  return integer_error(&copy, false);
 }
 
 JITSER_SLOT_INLINE Errc get_uint(Slot* value, std::uint64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_uint64().get(*out); });
-  return e == Errc::ok ? e : integer_error(value, true);
+  if (e == Errc::ok) return e;
+  Slot copy = *value;
+  return integer_error(&copy, true);
 }
 
+// The value path in line; a scalar document's (out of line for its size) writes a local.
 JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
-  return with(value, [&](auto& h) { return h.get_double().get(*out); });
+  if (mode(value) == Mode::Value) return map_error(held<od::value>(value).get_double().get(*out));
+  double d = 0;
+  const Errc e = with(value, [&](auto& h) { return h.get_double().get(d); });
+  *out = d;
+  return e;
+}
+
+// Whether the n bytes at p hold a backslash, a word at a time: strings are mostly short, and a
+// call to memchr costs more than scanning them. The last word reads up to 7 bytes past the
+// end, which the input's padding makes readable; it counts only the bytes before the end.
+JITSER_SLOT_INLINE bool has_backslash(const char* p, std::size_t n) {
+  if constexpr (std::endian::native != std::endian::little) {
+    return std::string_view(p, n).find('\\') != std::string_view::npos;
+  }
+  constexpr std::uint64_t kOnes = 0x0101010101010101;
+  for (;; p += 8, n -= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    word ^= kOnes * '\\';
+    // A byte of `hits` is set for the lowest zero byte of `word`, and may be for bytes above
+    // it: exact for the bytes below the first backslash, which is all the mask keeps.
+    const std::uint64_t hits = (word - kOnes) & ~word & kOnes * 0x80;
+    if (n < 8) return (hits & ((std::uint64_t{1} << 8 * n) - 1)) != 0;
+    if (hits) return true;
+  }
 }
 
 // A string written without escapes is its text between the quotes, as it stands in the input:
@@ -153,7 +187,7 @@ JITSER_SLOT_INLINE Errc get_string(Slot* value, std::string_view* out) {
     }
     if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
       const std::string_view text = token.substr(1, token.size() - 2);
-      if (text.find('\\') == std::string_view::npos) {
+      if (!has_backslash(text.data(), text.size())) {
         *out = text;
         return Errc::ok;
       }

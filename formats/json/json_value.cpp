@@ -147,7 +147,7 @@ Errc read_value(const Document& doc, Slot* slot, Value& v, std::uint32_t depth_l
         if (!more) break;
         std::string_view key;
         *offset = doc.offset(raw - 1);
-        if (Errc e = unescaped_key(&it, raw, &key); e != Errc::ok) return e;
+        if (Errc e = unescaped_key(raw, &key); e != Errc::ok) return e;
         Value::Member& m = members.emplace_back(std::string(key), Value());
         if (Errc e = read_value(doc, &field, m.second, depth_left - 1, offset); e != Errc::ok)
           return e;
