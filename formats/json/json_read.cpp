@@ -63,17 +63,8 @@ Errc Document::open(std::span<const std::uint8_t> input, std::size_t padding, Sl
   if (Errc e = map_error(b.parser.iterate(data, size_, size_ + kPadding).get(doc)); e != Errc::ok)
     return e;
   open_ = true;
-  // The root value is built in the slot itself: a copy through the stack, as narrow stores
-  // read back as one wide load, stalls store forwarding on every call.
-  od::value* v = ::new (root->bytes) od::value();
-  const error_code e = doc.get_value().get(*v);
-  if (e == simdjson::SCALAR_DOCUMENT_AS_VALUE) {
-    od::document* pointer = &doc;
-    hold(root, pointer, Mode::ScalarRoot);
-    return Errc::ok;
-  }
-  if (e) return map_error(e);
-  mode(root) = Mode::Value;
+  od::document* pointer = &doc;
+  hold(root, pointer, Mode::Root);
   return Errc::ok;
 }
 
@@ -93,6 +84,15 @@ std::size_t Document::current_offset() const {
 
 std::size_t Document::offset(const Slot* value) const {
   Slot* s = const_cast<Slot*>(value);
+  if (mode(s) == Mode::Root) {
+    // The root value starts at the first byte that is not whitespace.
+    std::size_t at = 0;
+    while (at < size_ &&
+           (begin_[at] == ' ' || begin_[at] == '\t' || begin_[at] == '\n' || begin_[at] == '\r')) {
+      ++at;
+    }
+    return at;
+  }
   if (mode(s) != Mode::Value) return current_offset();
   const std::string_view token = held<od::value>(s).raw_json_token();
   return offset(token.data());

@@ -25,10 +25,11 @@ using simdjson::error_code;
 
 static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
 
-// A Slot holds an On-Demand value, or for a document whose root is a scalar (which On-Demand
-// reads only through the document), a pointer to the document; or an iterator and whether it
-// has yielded its first item.
-enum class Mode : std::uint8_t { Unset, Value, ScalarRoot, Fresh, Started };
+// A Slot holds an On-Demand value; or for the root, a pointer to the document, through which
+// On-Demand reads a root scalar, and which compiled code then reads in fields as simdjson
+// wrote them (a root value copied in by the host would be read back across its stores); or
+// an iterator and whether it has yielded its first item.
+enum class Mode : std::uint8_t { Unset, Value, Root, Fresh, Started };
 constexpr std::size_t kModeAt = 24;
 static_assert(sizeof(od::value) <= kModeAt && sizeof(od::object_iterator) <= kModeAt &&
               sizeof(od::array_iterator) <= kModeAt && kModeAt < sizeof(Slot));
@@ -65,17 +66,23 @@ JITSER_SLOT_INLINE Errc map_error(error_code e) {
 // Calls f on whichever of value or document the slot holds.
 template <class F>
 JITSER_SLOT_INLINE Errc with(Slot* s, F&& f) {
-  if (mode(s) == Mode::ScalarRoot) return map_error(f(*held<od::document*>(s)));
-  if (mode(s) != Mode::Value) return Errc::syntax_error;  // a read that failed left it unset
-  return map_error(f(held<od::value>(s)));
+  if (mode(s) == Mode::Value) return map_error(f(held<od::value>(s)));
+  if (mode(s) == Mode::Root) return map_error(f(*held<od::document*>(s)));
+  return Errc::syntax_error;  // a read that failed left it unset
 }
 
-// Starts iterating an object or array held in `value`.
+// Starts iterating an object or array held in `value`. A root container is read as a value
+// (simdjson's start_root_* would take trailing bytes for a truncation).
 template <class Container, class Iterator, class Get>
 JITSER_SLOT_INLINE Errc begin(Slot* value, Slot* iterator, Get get) {
-  if (mode(value) != Mode::Value) return Errc::type_mismatch;
+  od::value v;
+  if (mode(value) == Mode::Value) {
+    v = held<od::value>(value);
+  } else if (mode(value) != Mode::Root || held<od::document*>(value)->get_value().get(v)) {
+    return Errc::type_mismatch;  // a scalar root
+  }
   Container container;
-  if (Errc e = map_error(get(held<od::value>(value), container)); e != Errc::ok) return e;
+  if (Errc e = map_error(get(v, container)); e != Errc::ok) return e;
   Iterator it;
   if (Errc e = map_error(container.begin().get(it)); e != Errc::ok) return e;
   hold(iterator, it, Mode::Fresh);
