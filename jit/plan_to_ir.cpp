@@ -389,28 +389,29 @@ class WriteEmitter : public WriterBase {
     put_varuint(n);
     if (in.op == Op::String) {
       // A string's storage always holds 16 bytes (its local buffer, or a heap block of more
-      // than 15 chars and a terminator), so up to 16 bytes copy as one 16-byte move, and up to
-      // 32 as two that overlap: the first and the last 16. Longer ones call memcpy.
-      Type* v16 = llvm::FixedVectorType::get(i8_, 16);
+      // than 15 chars and a terminator), so up to 16 bytes copy as one 16-byte move; up to 32
+      // as the first and the last 16, which overlap; up to 64 as the first and the last 32.
+      // Longer ones call memcpy.
       BasicBlock* one = block("str.one");
       BasicBlock* not_one = block("str.longer");
-      BasicBlock* two = block("str.two");
+      BasicBlock* ends16 = block("str.ends16");
+      BasicBlock* not_two = block("str.longer");
+      BasicBlock* ends32 = block("str.ends32");
       BasicBlock* call = block("str.memcpy");
       BasicBlock* done = block("str.done");
       b_.CreateCondBr(b_.CreateICmpULE(n, c64(16)), one, not_one);
       b_.SetInsertPoint(one);
-      store(load(v16, data, 0), cursor(), 0);
+      store(load(llvm::FixedVectorType::get(i8_, 16), data, 0), cursor(), 0);
       b_.CreateBr(done);
       b_.SetInsertPoint(not_one);
-      b_.CreateCondBr(b_.CreateICmpULE(n, c64(32)), two, call);
-      b_.SetInsertPoint(two);
-      Value* tail = b_.CreateSub(n, c64(16));
-      Value* head_bytes = load(v16, data, 0);
-      Value* tail_bytes =
-          b_.CreateAlignedLoad(v16, b_.CreateInBoundsGEP(i8_, data, tail), llvm::MaybeAlign(1));
-      store(head_bytes, cursor(), 0);
-      b_.CreateAlignedStore(tail_bytes, b_.CreateInBoundsGEP(i8_, cursor(), tail),
-                            llvm::MaybeAlign(1));
+      b_.CreateCondBr(b_.CreateICmpULE(n, c64(32)), ends16, not_two);
+      b_.SetInsertPoint(ends16);
+      copy_ends(data, n, 16);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(not_two);
+      b_.CreateCondBr(b_.CreateICmpULE(n, c64(64)), ends32, call);
+      b_.SetInsertPoint(ends32);
+      copy_ends(data, n, 32);
       b_.CreateBr(done);
       b_.SetInsertPoint(call);
       b_.CreateMemCpy(cursor(), llvm::MaybeAlign(1), data, llvm::MaybeAlign(1), n);
@@ -420,6 +421,19 @@ class WriteEmitter : public WriterBase {
       b_.CreateMemCpy(cursor(), llvm::MaybeAlign(1), data, llvm::MaybeAlign(1), n);
     }
     b_.CreateStore(b_.CreateInBoundsGEP(i8_, cursor(), n), cursor_);
+  }
+
+  // Copies n bytes, width <= n <= 2 * width, to the cursor as two moves of `width` bytes that
+  // may overlap: the first and the last.
+  void copy_ends(Value* data, Value* n, unsigned width) {
+    Type* v = llvm::FixedVectorType::get(i8_, width);
+    Value* tail = b_.CreateSub(n, c64(width));
+    Value* head_bytes = load(v, data, 0);
+    Value* tail_bytes =
+        b_.CreateAlignedLoad(v, b_.CreateInBoundsGEP(i8_, data, tail), llvm::MaybeAlign(1));
+    store(head_bytes, cursor(), 0);
+    b_.CreateAlignedStore(tail_bytes, b_.CreateInBoundsGEP(i8_, cursor(), tail),
+                          llvm::MaybeAlign(1));
   }
 
   // Writes kNull for a null `value`; otherwise `present` and the value through routine r.

@@ -79,6 +79,19 @@ TEST(BinaryKinds, String) {
   round_trips<std::string>({"", "hi", std::string(300, 'x'),
                             "snowman \xE2\x98\x83 and \xF0\x9F\x98\x80",
                             std::string("nul\0inside", 10)});
+  // Every length across the compiled writer's in-line copies (16, 32 and 64 bytes) and beyond.
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::string>(e).ok());
+  auto codec = test::codec_of<One<std::string>>(e);
+  for (std::size_t n = 0; n <= 80; ++n) {
+    One<std::string> in;
+    for (std::size_t i = 0; i < n; ++i) in.v += static_cast<char>('!' + (i * 7 + n) % 90);
+    Buffer out;
+    ASSERT_TRUE(codec.serialize(in, out).ok());
+    One<std::string> back;
+    ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+    EXPECT_EQ(back.v, in.v) << n;
+  }
 }
 TEST(BinaryKinds, Bytes) {
   round_trips<std::vector<std::uint8_t>>({{}, {0, 255, 128}, std::vector<std::uint8_t>(1000, 7)});
