@@ -11,6 +11,7 @@
 #include "engine/walker.h"
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
+#include "formats/time_ticks.h"
 #include "formats/utf8.h"
 #include "typeinfo/value_slot.h"
 
@@ -112,7 +113,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         std::int64_t ticks, seconds;
         std::uint64_t nanos;
         std::memcpy(&ticks, p, 8);
-        wire::time_to_wire(ticks, static_cast<TimeUnit>(in.width), seconds, nanos);
+        split_ticks(ticks, static_cast<TimeUnit>(in.width), seconds, nanos);
         varuint(wire::zigzag(seconds));
         varuint(nanos);
         return true;
@@ -444,8 +445,8 @@ class Reader : public Walker<Reader, std::uint8_t*> {
           return fail(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
                       at);
         std::int64_t ticks;
-        if (!wire::time_from_wire(wire::unzigzag(raw_seconds), nanos,
-                                  static_cast<TimeUnit>(in.width), ticks)) {
+        if (!join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(in.width),
+                        ticks)) {
           return fail(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at);
         }
         std::memcpy(p, &ticks, 8);

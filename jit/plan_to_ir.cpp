@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "formats/binary/wire.h"
+#include "formats/time_ticks.h"
 #include "jit/emitter.h"
 #include "jit/json_to_ir.h"
 
@@ -259,7 +260,7 @@ class WriteEmitter : public WriterBase {
         return;
       }
       case Op::Time: {
-        const std::int64_t per_second = wire::ticks_per_second(static_cast<TimeUnit>(in.width));
+        const std::int64_t per_second = ticks_per_second(static_cast<TimeUnit>(in.width));
         Value* ticks = load(i64_, base, in.offset);
         Value* seconds = b_.CreateSDiv(ticks, c64(per_second));
         Value* rest = b_.CreateSRem(ticks, c64(per_second));

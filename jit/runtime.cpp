@@ -7,6 +7,7 @@
 
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
+#include "formats/time_ticks.h"
 #include "formats/utf8.h"
 #include "typeinfo/value_slot.h"
 
@@ -91,8 +92,7 @@ const std::uint8_t* jitser_rt_read_time(const std::uint8_t* p, const std::uint8_
   if (wire::get_varuint(p, end, 64, raw_seconds) != wire::VarintStatus::ok) return nullptr;
   if (wire::get_varuint(p, end, 32, nanos) != wire::VarintStatus::ok) return nullptr;
   if (nanos >= 1000000000) return nullptr;
-  return wire::time_from_wire(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(unit),
-                              *ticks)
+  return join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(unit), *ticks)
              ? p
              : nullptr;
 }

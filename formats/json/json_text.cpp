@@ -4,7 +4,7 @@
 #include <chrono>
 #include <limits>
 
-#include "formats/binary/wire.h"
+#include "formats/time_ticks.h"
 
 namespace jitser::json {
 
@@ -199,7 +199,7 @@ bool parse_timestamp(std::string_view text, TimeUnit unit, std::int64_t* ticks) 
   if (!date.ok() || y == 0) return false;
   const std::int64_t days = sys_days{date}.time_since_epoch().count();
   const std::int64_t seconds = days * 86400 + h * 3600 + mi * 60 + s - offset_minutes * 60;
-  return wire::time_from_wire(seconds, nanos, unit, *ticks);
+  return join_ticks(seconds, nanos, unit, *ticks);
 }
 
 bool parse_duration(std::string_view text, TimeUnit unit, std::int64_t* ticks) {
@@ -210,7 +210,7 @@ bool parse_duration(std::string_view text, TimeUnit unit, std::int64_t* ticks) {
   if (!digits(text, &i, &seconds)) return false;
   std::uint64_t nanos;
   if (!fraction(text, &i, unit, &nanos) || i + 1 != text.size() || text[i] != 's') return false;
-  const std::int64_t per_second = wire::ticks_per_second(unit);
+  const std::int64_t per_second = ticks_per_second(unit);
   std::uint64_t magnitude;
   if (__builtin_mul_overflow(seconds, static_cast<std::uint64_t>(per_second), &magnitude) ||
       __builtin_add_overflow(magnitude, nanos / static_cast<std::uint64_t>(1000000000 / per_second),

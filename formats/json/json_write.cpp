@@ -7,8 +7,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "formats/binary/wire.h"
 #include "formats/json/json_text.h"
+#include "formats/time_ticks.h"
 #include "formats/utf8.h"
 
 namespace jitser::json {
@@ -193,7 +193,7 @@ char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit) {
   using namespace std::chrono;
   std::int64_t seconds;
   std::uint64_t nanos;
-  wire::time_to_wire(ticks, unit, seconds, nanos);
+  split_ticks(ticks, unit, seconds, nanos);
   // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, as seconds since 1970.
   if (seconds < -62135596800 || seconds > 253402300799) return nullptr;
   std::int64_t days = seconds / 86400;
@@ -222,7 +222,7 @@ char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit) {
 }
 
 char* put_duration(char* out, std::int64_t ticks, TimeUnit unit) {
-  const std::int64_t per_second = wire::ticks_per_second(unit);
+  const std::int64_t per_second = ticks_per_second(unit);
   // Truncated toward zero with the sign in front: -1.5 s is "-1.500s", not "-2.500s".
   const std::uint64_t magnitude =
       ticks < 0 ? 0 - static_cast<std::uint64_t>(ticks) : static_cast<std::uint64_t>(ticks);
