@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "formats/json/json_write.h"
@@ -787,15 +788,19 @@ class JsonReadEmitter : public EmitterBase {
     }
   }
 
+  // The unescaped text of the string in `value`: its data and size.
+  std::pair<Value*, Value*> get_string(Value* value) {
+    Value* data_at = local(ptr_, "text");
+    Value* size_at = local(i64_, "text_size");
+    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
+    return {b_.CreateLoad(ptr_, data_at), b_.CreateLoad(i64_, size_at)};
+  }
+
   // A string of up to 15 bytes is stored in line, read as two words from where it lies (the
   // padded input or simdjson's padded string buffer, as for enum names); a longer one is
   // assigned by the host.
   void string(Value* value, Value* p) {
-    Value* data_at = local(ptr_, "text");
-    Value* size_at = local(i64_, "text_size");
-    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
-    Value* data = b_.CreateLoad(ptr_, data_at);
-    Value* n = b_.CreateLoad(i64_, size_at);
+    auto [data, n] = get_string(value);
     BasicBlock* in_line = block("string.short");
     BasicBlock* host = block("string.long");
     BasicBlock* done = block("string.done");
@@ -815,11 +820,7 @@ class JsonReadEmitter : public EmitterBase {
   // a word read past its end stays readable). An unknown name fails.
   void enum_name(const Instr& in, Value* value, Value* p) {
     const TypeDesc& e = *in.type;
-    Value* data_at = local(ptr_, "name");
-    Value* size_at = local(i64_, "name_size");
-    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
-    Value* data = b_.CreateLoad(ptr_, data_at);
-    Value* n = b_.CreateLoad(i64_, size_at);
+    auto [data, n] = get_string(value);
     BasicBlock* done = block("enum.done");
     for (const EnumValue& d : e.values) {
       BasicBlock* compare = block("enum.compare");
