@@ -3,10 +3,9 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
-
-#include "typeinfo/type_desc.h"
 
 namespace jitser::wire {
 

@@ -87,10 +87,7 @@ std::size_t Document::offset(const Slot* value) const {
   if (mode(s) == Mode::Root) {
     // The root value starts at the first byte that is not whitespace.
     std::size_t at = 0;
-    while (at < size_ &&
-           (begin_[at] == ' ' || begin_[at] == '\t' || begin_[at] == '\n' || begin_[at] == '\r')) {
-      ++at;
-    }
+    while (at < size_ && is_space(begin_[at])) ++at;
     return at;
   }
   if (mode(s) != Mode::Value) return current_offset();

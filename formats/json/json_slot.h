@@ -160,6 +160,9 @@ JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
   return e;
 }
 
+// JSON's whitespace (RFC 8259 `ws`).
+JITSER_SLOT_INLINE bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 // Whether the n bytes at p hold a backslash, a word at a time: strings are mostly short, and a
 // call to memchr costs more than scanning them. The last word reads up to 7 bytes past the
 // end, which the input's padding makes readable; it counts only the bytes before the end.
@@ -188,8 +191,7 @@ JITSER_SLOT_INLINE Errc get_string(Slot* value, std::string_view* out) {
   if (mode(value) == Mode::Value) {
     // The token runs from the opening quote to the next structural character.
     std::string_view token = held<od::value>(value).raw_json_token();
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                              token.back() == '\t')) {
+    while (!token.empty() && is_space(token.back())) {
       token.remove_suffix(1);
     }
     if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
