@@ -280,6 +280,9 @@ TEST(Json, ErrorsNameFieldAndOffset) {
       {R"({"a":"1","c":3})", Errc::type_mismatch, 5, "Moshi.a"},
       {R"({"a":1,"c":3} x)", Errc::trailing_bytes, 14, "Moshi"},
       {R"([1,2,3])", Errc::type_mismatch, 0, "Moshi"},
+      // The root's offset is where its value starts, after any whitespace.
+      {" \n {\"a\":1,\"b\":2}", Errc::missing_field, 3, "Moshi.c"},
+      {"\t5", Errc::type_mismatch, 1, "Moshi"},
   };
   for (const Case& c : cases) {
     Status s = moshi.deserialize(bytes_of(c.json), m);
