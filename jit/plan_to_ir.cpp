@@ -396,7 +396,7 @@ class WriteEmitter : public WriterBase {
       BasicBlock* one = block("str.one");
       BasicBlock* not_one = block("str.longer");
       BasicBlock* ends16 = block("str.ends16");
-      BasicBlock* not_two = block("str.longer");
+      BasicBlock* not_two = block("str.longer32");
       BasicBlock* ends32 = block("str.ends32");
       BasicBlock* call = block("str.memcpy");
       BasicBlock* done = block("str.done");
