@@ -358,7 +358,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   // Which field of the routine a key names: the expected one (fields in declaration order
   // match on the first compare), then the others, then, for a key written with escapes, by its
   // unescaped text. -1: none.
-  int field_index(const Routine& routine, std::uint32_t expected, const char* raw, json::Slot* it) {
+  int field_index(const Routine& routine, std::uint32_t expected, const char* raw) {
     const std::uint32_t n = routine.end - routine.begin;
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint32_t i = (expected + k) % n;
@@ -391,31 +391,30 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     }
     auto was_seen = [&](std::uint32_t i) { return (seen[i / 64] >> (i % 64) & 1) != 0; };
     std::uint32_t expected = 0;
-    const bool read = object_fields(
-        v, [&](const char* raw, std::size_t key_at, json::Slot* it, json::Slot* field) {
-          const int i = field_index(routine, expected, raw, it);
-          if (i == -2) return fail(Errc::syntax_error, "malformed key", key_at);
-          if (i < 0) {
-            if (!options_.json.strict) return true;  // the iterator skips the value
-            std::string_view name;
-            (void)json::unescaped_key(raw, &name);
-            return fail(Errc::unknown_field,
-                        "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
-                        key_at);
-          }
-          const Instr& in = plan_.code[routine.begin + i];
-          if (was_seen(static_cast<std::uint32_t>(i))) {
-            failure_.path.push_back("." + plan_.names[in.name]);
-            return fail(Errc::duplicate_key, "the field appears twice", key_at);
-          }
-          seen[i / 64] |= std::uint64_t{1} << (i % 64);
-          expected = static_cast<std::uint32_t>(i) + 1;
-          if (!op(in, base + in.offset, field)) {
-            failure_.path.push_back("." + plan_.names[in.name]);
-            return false;
-          }
-          return true;
-        });
+    const bool read = object_fields(v, [&](const char* raw, std::size_t key_at, json::Slot* field) {
+      const int i = field_index(routine, expected, raw);
+      if (i == -2) return fail(Errc::syntax_error, "malformed key", key_at);
+      if (i < 0) {
+        if (!options_.json.strict) return true;  // the iterator skips the value
+        std::string_view name;
+        (void)json::unescaped_key(raw, &name);
+        return fail(Errc::unknown_field,
+                    "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
+                    key_at);
+      }
+      const Instr& in = plan_.code[routine.begin + i];
+      if (was_seen(static_cast<std::uint32_t>(i))) {
+        failure_.path.push_back("." + plan_.names[in.name]);
+        return fail(Errc::duplicate_key, "the field appears twice", key_at);
+      }
+      seen[i / 64] |= std::uint64_t{1} << (i % 64);
+      expected = static_cast<std::uint32_t>(i) + 1;
+      if (!op(in, base + in.offset, field)) {
+        failure_.path.push_back("." + plan_.names[in.name]);
+        return false;
+      }
+      return true;
+    });
     if (!read) return false;
     for (std::uint32_t i = 0; i < n; ++i) {
       if (was_seen(i)) continue;
@@ -481,8 +480,8 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     return true;
   }
 
-  // Runs each(raw key, its offset, the iterator, the field's value) on every field of the
-  // object in `v`, until one fails.
+  // Runs each(raw key, its offset, the field's value) on every field of the object in `v`,
+  // until one fails.
   template <class Each>
   bool object_fields(json::Slot* v, Each&& each) {
     json::Slot it, field;
@@ -494,7 +493,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         return failed(e, &field, "a field");
       }
       if (!more) return true;
-      if (!each(raw, doc_.offset(raw - 1), &it, &field)) return false;
+      if (!each(raw, doc_.offset(raw - 1), &field)) return false;
     }
   }
 
@@ -672,27 +671,26 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         if (!enter()) return false;
         ops.clear(p);
         const TypeDesc& key_type = in.type->key->resolved();
-        const bool read = object_fields(
-            v, [&](const char* raw, std::size_t at, json::Slot* it, json::Slot* field) {
-              std::string_view text;
-              if (json::unescaped_key(raw, &text) != Errc::ok) {
-                return fail(Errc::syntax_error, "malformed key", at);
-              }
-              ValueSlot slot(key_type);
-              auto* key_at = static_cast<std::uint8_t*>(slot.get());
-              if (!key(plan_.code[plan_.routines[in.a].begin], key_at, text, at)) return false;
-              const void* stored_key = nullptr;
-              void* value_at = ops.insert(p, key_at, &stored_key);
-              if (!value_at) {
-                failure_.path.push_back(key_text(key_type, key_at));
-                return fail(Errc::duplicate_key, "the key appears twice", at);
-              }
-              if (!value(in.b, static_cast<std::uint8_t*>(value_at), field)) {
-                failure_.path.push_back(key_text(key_type, stored_key));
-                return false;
-              }
-              return true;
-            });
+        const bool read = object_fields(v, [&](const char* raw, std::size_t at, json::Slot* field) {
+          std::string_view text;
+          if (json::unescaped_key(raw, &text) != Errc::ok) {
+            return fail(Errc::syntax_error, "malformed key", at);
+          }
+          ValueSlot slot(key_type);
+          auto* key_at = static_cast<std::uint8_t*>(slot.get());
+          if (!key(plan_.code[plan_.routines[in.a].begin], key_at, text, at)) return false;
+          const void* stored_key = nullptr;
+          void* value_at = ops.insert(p, key_at, &stored_key);
+          if (!value_at) {
+            failure_.path.push_back(key_text(key_type, key_at));
+            return fail(Errc::duplicate_key, "the key appears twice", at);
+          }
+          if (!value(in.b, static_cast<std::uint8_t*>(value_at), field)) {
+            failure_.path.push_back(key_text(key_type, stored_key));
+            return false;
+          }
+          return true;
+        });
         if (!read) return false;
         --depth_;
         return true;
