@@ -106,7 +106,8 @@ class DynCodec {
  public:
   /// Replaces the content of `out` with the object's encoding.
   Status serialize(const void* object, Buffer& out) const;
-  /// Reads `input` into the live object. On failure the object is valid but unspecified.
+  /// Reads `input` into the live object, reusing the storage of its strings, containers and
+  /// optional or unique_ptr values. On failure the object is valid but unspecified.
   Status deserialize(std::span<const std::uint8_t> input, void* object) const;
   /// The same, from input with readable padding after it (JSON then reads it in place).
   Status deserialize(const PaddedInput& input, void* object) const;

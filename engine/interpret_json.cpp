@@ -517,16 +517,17 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     return true;
   }
 
-  // null empties an optional or pointer; anything else is its new value.
-  template <class Ops>
-  bool null_or_value(const Instr& in, const Ops& ops, std::uint8_t* p, json::Slot* v) {
+  // null empties an optional or pointer; anything else is its new value, read into what
+  // `fill` gives.
+  bool null_or_value(const Instr& in, void* (*fill)(void*), void (*reset)(void*), std::uint8_t* p,
+                     json::Slot* v) {
     bool was_null = false;
     if (Errc e = json::take_null(v, &was_null); e != Errc::ok) return failed(e, v, "a value");
     if (was_null) {
-      ops.reset(p);
+      reset(p);
       return true;
     }
-    return nested_value(in.a, static_cast<std::uint8_t*>(ops.emplace(p)), v);
+    return nested_value(in.a, static_cast<std::uint8_t*>(fill(p)), v);
   }
 
   bool op(const Instr& in, std::uint8_t* p, json::Slot* v) {
@@ -618,8 +619,10 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       }
       case Op::Struct: return nested_value(in.a, p, v);
       // A shared object is read as a copy: JSON has no references.
-      case Op::Nullable: return null_or_value(in, *in.type->nullable_ops, p, v);
-      case Op::Shared: return null_or_value(in, *in.type->shared_ops, p, v);
+      case Op::Nullable:
+        return null_or_value(in, in.type->nullable_ops->fill, in.type->nullable_ops->reset, p, v);
+      case Op::Shared:  // a copy each time: the object there may be shared with others
+        return null_or_value(in, in.type->shared_ops->emplace, in.type->shared_ops->reset, p, v);
       case Op::List: {
         const ListOps& ops = *in.type->list_ops;
         const std::size_t stride = element_of(in).size;

@@ -475,7 +475,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         }
         if (flag != wire::kNotNull)
           return fail(Errc::bad_flag, "null flag " + std::to_string(flag), at);
-        return nested(in.a, static_cast<std::uint8_t*>(ops.emplace(p)));
+        return nested(in.a, static_cast<std::uint8_t*>(ops.fill(p)));
       }
       case Op::Shared: {
         const std::uint8_t* at = p_;

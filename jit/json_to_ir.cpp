@@ -729,9 +729,9 @@ class JsonReadEmitter : public EmitterBase {
         const void* reset = in.op == Op::Shared
                                 ? reinterpret_cast<const void*>(in.type->shared_ops->reset)
                                 : reinterpret_cast<const void*>(in.type->nullable_ops->reset);
-        const void* emplace = in.op == Op::Shared
-                                  ? reinterpret_cast<const void*>(in.type->shared_ops->emplace)
-                                  : reinterpret_cast<const void*>(in.type->nullable_ops->emplace);
+        const void* fill = in.op == Op::Shared
+                               ? reinterpret_cast<const void*>(in.type->shared_ops->emplace)
+                               : reinterpret_cast<const void*>(in.type->nullable_ops->fill);
         Value* was_null = local(i8_, "was_null", 1);
         check("jitser_rt_json_take_null", {ptr_, ptr_}, {value, was_null});
         BasicBlock* null = block("null");
@@ -742,7 +742,7 @@ class JsonReadEmitter : public EmitterBase {
         call_host(reset, FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
         b_.CreateBr(done);
         b_.SetInsertPoint(some);
-        Value* held = call_host(emplace, FunctionType::get(ptr_, {ptr_}, false), {p});
+        Value* held = call_host(fill, FunctionType::get(ptr_, {ptr_}, false), {p});
         enter(context);
         call_routine(in.a, value, held);
         leave(context);

@@ -794,7 +794,7 @@ class ReadEmitter : public EmitterBase {
                   FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {slot});
         b_.CreateBr(done);
         b_.SetInsertPoint(some);
-        Value* value = call_host(reinterpret_cast<const void*>(ops->emplace),
+        Value* value = call_host(reinterpret_cast<const void*>(ops->fill),
                                  FunctionType::get(ptr_, {ptr_}, false), {slot});
         enter(context);
         call_routine(context, in.a, value);

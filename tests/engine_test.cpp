@@ -1,6 +1,10 @@
 // The Engine API: type-erased codecs for types described by hand, thread safety, statuses.
 #include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "bench/payloads.h"
 #include "support.h"
@@ -129,6 +133,67 @@ TEST(Engine, SerializeReplacesTheBufferAndResultFormsWork) {
   auto bad = codec.deserialize(std::span<const std::uint8_t>());
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Errc::truncated);
+}
+
+// A server reads into one object again and again. A value an optional or unique_ptr holds is
+// read into in place, keeping the storage of its strings and containers (and the pointee of a
+// unique_ptr), and ends equal to the value written, in each format.
+struct Part {
+  std::string name;
+  std::vector<std::int32_t> sizes;
+  std::optional<std::string> note;
+  friend bool operator==(const Part&, const Part&) = default;
+};
+struct Parts {
+  std::optional<Part> first;
+  std::unique_ptr<Part> second;
+  std::optional<std::string> label;
+};
+
+TEST(Engine, ReadingKeepsTheStorageOfHeldValues) {
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<Part>("Part")
+                        .field("name", &Part::name)
+                        .field("sizes", &Part::sizes)
+                        .field("note", &Part::note))
+                  .ok());
+  ASSERT_TRUE(e.add(Struct<Parts>("Parts")
+                        .field("first", &Parts::first)
+                        .field("second", &Parts::second)
+                        .field("label", &Parts::label))
+                  .ok());
+  Parts written;
+  written.first = Part{std::string(40, 'a'), {1, 2}, std::string(20, 'b')};
+  written.second = std::make_unique<Part>(Part{"c", {}, std::nullopt});
+  written.label = std::string(30, 'd');
+  for (Format format : {Format::Binary, Format::Json}) {
+    SCOPED_TRACE(format_name(format));
+    auto codec = test::codec_of<Parts>(e, format);
+    Buffer out;
+    ASSERT_TRUE(codec.serialize(written, out).ok());
+
+    Parts into;
+    into.first = Part{std::string(200, 'x'), {9, 9, 9, 9}, std::string(100, 'y')};
+    into.second = std::make_unique<Part>(Part{std::string(50, 'z'), {7}, "old"});
+    into.label = std::string(300, 'w');
+    const Part* pointee = into.second.get();
+    ASSERT_TRUE(codec.deserialize(out.bytes(), into).ok());
+    EXPECT_EQ(into.first, written.first);
+    ASSERT_NE(into.second, nullptr);
+    EXPECT_EQ(*into.second, *written.second);
+    EXPECT_EQ(into.label, written.label);
+    EXPECT_EQ(into.second.get(), pointee);
+    EXPECT_GE(into.first->name.capacity(), 200u);
+    EXPECT_GE(into.first->sizes.capacity(), 4u);
+    EXPECT_GE(into.first->note->capacity(), 100u);
+    EXPECT_GE(into.label->capacity(), 300u);
+
+    // Empty ones empty what is there.
+    Parts none;
+    ASSERT_TRUE(codec.serialize(none, out).ok());
+    ASSERT_TRUE(codec.deserialize(out.bytes(), into).ok());
+    EXPECT_FALSE(into.first || into.second || into.label);
+  }
 }
 
 TEST(Status, DescribesItself) {

@@ -120,9 +120,10 @@ const ListOps* list_ops_for() {
   }
 }
 
+// std::optional<E> or std::unique_ptr<E>.
 template <class H>
 const NullableOps* nullable_ops_for() {
-  using E = typename H::value_type;
+  using E = std::remove_reference_t<decltype(*std::declval<H&>())>;
   static constexpr NullableOps ops{
       [](const void* h) -> const void* {
         const H& holder = *static_cast<const H*>(h);
@@ -130,6 +131,7 @@ const NullableOps* nullable_ops_for() {
       },
       [](void* h) -> void* {
         H& holder = *static_cast<H*>(h);
+        if (holder) return &*holder;
         if constexpr (std::is_same_v<H, std::optional<E>>) {
           return &holder.emplace();
         } else {
@@ -371,16 +373,7 @@ struct Describe<std::unique_ptr<E>> {
     using H = std::unique_ptr<E>;
     TypeDesc d = leaf<H>(Kind::UniquePtr);
     d.element = TypeBox(describe<E>());
-    static constexpr NullableOps ops{
-        [](const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
-        [](void* h) -> void* {
-          H& holder = *static_cast<H*>(h);
-          holder = std::make_unique<E>();
-          return holder.get();
-        },
-        [](void* h) { static_cast<H*>(h)->reset(); },
-    };
-    d.nullable_ops = &ops;
+    d.nullable_ops = nullable_ops_for<H>();
     return d;
   }
 };

@@ -81,7 +81,10 @@ struct ListOps {
 /// std::optional<T> and std::unique_ptr<T>: something that holds zero or one value.
 struct NullableOps {
   const void* (*get)(const void* holder);  // null when empty
-  void* (*emplace)(void* holder);          // a default-constructed value, returned for filling
+  // The held value for a reader to fill, default-constructed first when there is none. Readers
+  // overwrite every field of a used value, so one that is there keeps its strings' and
+  // containers' storage, as a used root object does.
+  void* (*fill)(void* holder);
   void (*reset)(void* holder);
 };
 
