@@ -12,6 +12,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "bench/payloads.h"
 #include "engine/jitser.h"
@@ -62,10 +63,22 @@ void check(std::span<const std::uint8_t> input) {
   if (ra.to_string() != rb.to_string())
     fail("tiers disagree writing back: " + ra.to_string() + " / " + rb.to_string());
   if (ra.ok() && !(wa.to_vector() == wb.to_vector())) fail("tiers wrote different bytes");
+  // A Graph's cycles are broken only by its destructor; one read into would leak the objects
+  // it replaces.
+  if (!ra.ok() || std::is_same_v<T, Graph>) return;
+
+  // Read again into the objects just read, as a server reuses one: every field is overwritten
+  // (optionals and unique_ptrs are read into, not replaced), so the value is the same.
+  if (!slow->deserialize(input, a).ok() || !fast->deserialize(input, b).ok())
+    fail("a second read into the used object failed");
+  Buffer again_a, again_b;
+  if (!slow->serialize(a, again_a).ok() || !fast->serialize(b, again_b).ok() ||
+      !(again_a.to_vector() == wa.to_vector()) || !(again_b.to_vector() == wa.to_vector())) {
+    fail("a second read into the used object gave another value");
+  }
 }
 
-constexpr const char* kTypes[] = {"MediaContent", "Sample", "A1",
-                                  "Graph",        "StringMap", "Value"};
+constexpr const char* kTypes[] = {"MediaContent", "Sample", "A1", "Graph", "StringMap", "Value"};
 
 void dispatch(int type, std::span<const std::uint8_t> input) {
   switch (type) {
