@@ -290,6 +290,43 @@ TEST(Tiers, FailedCompilationStaysOnTheInterpreter) {
   EXPECT_NE(all.to_string().find("A1"), std::string::npos) << all.to_string();
 }
 
+// The smallest types the random-schema test found taking the process down in LLVM: a bare
+// `instcombine` verified its fixpoint and called report_fatal_error when one iteration did not
+// reach it (enum names V0/V1, or an 8-bit enum holding 0 and 255).
+enum class TwoNames : std::int32_t { a = 0, b = 1 };
+enum class EndsOfByte : std::uint8_t { low = 0, high = 255 };
+struct WithTwoNames {
+  TwoNames f{};
+};
+struct WithEndsOfByte {
+  EndsOfByte f{};
+};
+
+TEST(Tiers, EnumsThatStoppedLlvmCompile) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  ASSERT_TRUE(
+      e.add(Enum<TwoNames>("TwoNames").value("V0", TwoNames::a).value("V1", TwoNames::b)).ok());
+  ASSERT_TRUE(
+      e.add(Enum<EndsOfByte>("EndsOfByte").value("A", EndsOfByte::low).value("B", EndsOfByte::high))
+          .ok());
+  ASSERT_TRUE(e.add(Struct<WithTwoNames>("WithTwoNames").field("f", &WithTwoNames::f)).ok());
+  ASSERT_TRUE(e.add(Struct<WithEndsOfByte>("WithEndsOfByte").field("f", &WithEndsOfByte::f)).ok());
+  for (Format f : {Format::Binary, Format::Json}) {
+    Codec<WithTwoNames> two = codec_of<WithTwoNames>(e, f);
+    Codec<WithEndsOfByte> ends = codec_of<WithEndsOfByte>(e, f);
+    EXPECT_EQ(two.dyn().stats().tier, Tier::Compiled) << two.dyn().stats().failure;
+    EXPECT_EQ(ends.dyn().stats().tier, Tier::Compiled) << ends.dyn().stats().failure;
+    WithTwoNames back;
+    ASSERT_TRUE(two.deserialize(*two.serialize(WithTwoNames{TwoNames::b}), back).ok());
+    EXPECT_EQ(back.f, TwoNames::b);
+    WithEndsOfByte high;
+    ASSERT_TRUE(ends.deserialize(*ends.serialize(WithEndsOfByte{EndsOfByte::high}), high).ok());
+    EXPECT_EQ(high.f, EndsOfByte::high);
+    EXPECT_EQ(two.dyn().stats().compiled_calls, 2u);
+  }
+}
+
 TEST(Tiers, IrAndAssemblyForEveryPayload) {
   WithoutJitEnvironment env;
   Engine e(EngineOptions{.jit = JitPolicy::Off});
