@@ -614,6 +614,9 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
           return fail(e, "nesting deeper than " + std::to_string(options_.max_depth) + " levels",
                       at);
         }
+        if (e == Errc::out_of_range) {
+          return fail(e, "number beyond the 64-bit integers and finite doubles a Value holds", at);
+        }
         return fail(e == Errc::invalid_utf8 || e == Errc::truncated ? e : Errc::syntax_error,
                     "malformed JSON", at);
       }

@@ -303,6 +303,75 @@ TEST(Json, ErrorsNameFieldAndOffset) {
   EXPECT_EQ(s.path(), "MediaContent.images[1].size");
 }
 
+// Every number RFC 8259 allows is a number: one that does not fit the field is out_of_range,
+// whatever its width or sign; a fraction or exponent for an integer is a type mismatch; text
+// that is no number is a syntax error. "-0" is zero for every integer type.
+TEST(Json, NumbersThatDoNotFitAreOutOfRange) {
+  One<std::uint64_t> u64;
+  One<std::int64_t> i64;
+  One<std::uint32_t> u32;
+  One<std::int8_t> i8;
+  One<std::uint8_t> u8;
+  One<double> d;
+  EXPECT_EQ(read(R"({"v":18446744073709551616})", u64).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":-1})", u64).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":-9223372036854775809})", i64).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":99999999999999999999999})", i64).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":4294967296})", u32).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":128})", i8).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":1e400})", d).code(), Errc::out_of_range);
+  EXPECT_EQ(read(R"({"v":-1e400})", d).code(), Errc::out_of_range);
+  const Status s = read(R"({"v":18446744073709551616})", u64);
+  EXPECT_EQ(s.path(), "One.v");
+  EXPECT_EQ(s.offset(), 5u);
+  EXPECT_EQ(read(R"({"v":1.5})", i64).code(), Errc::type_mismatch);
+  EXPECT_EQ(read(R"({"v":1e2})", u32).code(), Errc::type_mismatch);
+  EXPECT_EQ(read(R"({"v":01})", i64).code(), Errc::syntax_error);
+  EXPECT_EQ(read(R"({"v":1.})", d).code(), Errc::syntax_error);
+  u64.v = u32.v = u8.v = 7;
+  i64.v = i8.v = 7;
+  EXPECT_TRUE(read(R"({"v":-0})", u64).ok());
+  EXPECT_TRUE(read(R"({"v":-0})", u32).ok());
+  EXPECT_TRUE(read(R"({"v":-0})", u8).ok());
+  EXPECT_TRUE(read(R"({"v":-0})", i64).ok());
+  EXPECT_TRUE(read(R"({"v":-0})", i8).ok());
+  EXPECT_EQ(u64.v + u32.v + u8.v, 0u);
+  EXPECT_EQ(i64.v + i8.v, 0);
+  EXPECT_TRUE(read(R"({"v":1e-400})", d).ok());
+  EXPECT_EQ(d.v, 0.0);
+}
+
+// A decimal is written with every digit, with an exponent past the scales it writes plainly,
+// and reads back exactly at every scale, even where no double could hold it.
+TEST(Json, DecimalsRoundTripAtEveryScale) {
+  for (std::int32_t scale : {0, 1, 20, 21, -1, -312, 312, -400, 400, INT32_MIN, INT32_MAX}) {
+    for (std::int64_t unscaled : {std::int64_t{41279}, std::int64_t{-1}, INT64_MIN, INT64_MAX}) {
+      const Decimal value{unscaled, scale};
+      One<Decimal> back;
+      const std::string text = write(One<Decimal>{value});
+      ASSERT_TRUE(read(text, back).ok()) << text;
+      EXPECT_EQ(back.v, value) << text;
+    }
+  }
+  EXPECT_EQ(write(One<Decimal>{Decimal{41279, -312}}), R"({"v":41279e312})");
+}
+
+// jitser::Value holds 64-bit integers and finite doubles; a number beyond them is refused,
+// out_of_range, rather than rounded.
+TEST(Json, ValueRefusesNumbersItCannotHold) {
+  Engine e;
+  Codec<Value> codec = test::codec_of<Value>(e, Format::Json);
+  for (const char* text :
+       {"18446744073709551616", "-9223372036854775809", "1e400", "[1e400]", R"({"k":-1e400})"}) {
+    Value v;
+    const Status s = codec.deserialize(bytes_of(text), v);
+    EXPECT_EQ(s.code(), Errc::out_of_range) << text << ": " << s.to_string();
+  }
+  Value v;
+  ASSERT_TRUE(codec.deserialize(bytes_of("18446744073709551615"), v).ok());
+  EXPECT_EQ(v.as_uint(), UINT64_MAX);
+}
+
 TEST(Json, BadInputNeverCrashes) {
   Engine e;
   ASSERT_TRUE(payloads::register_all(e).ok());

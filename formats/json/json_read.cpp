@@ -121,7 +121,10 @@ Errc get_uint(Slot* value, std::uint64_t* out) { return slot::get_uint(value, ou
 Errc get_double(Slot* value, double* out) { return slot::get_double(value, out); }
 
 Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u, double* d) {
-  return with(value, [&](auto& h) -> error_code {
+  // An integer beyond 64 bits or a number beyond a double's range is refused, out_of_range,
+  // rather than rounded: a Value holds what it read exactly or not at all.
+  Slot copy = *value;
+  const Errc read = with(value, [&](auto& h) -> error_code {
     od::number n;
     if (error_code e = h.get_number().get(n)) return e;
     switch (n.get_number_type()) {
@@ -140,28 +143,15 @@ Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u
     }
     return simdjson::SUCCESS;
   });
+  return read == Errc::syntax_error ? number_error(&copy, false, false) : read;
 }
 
 Errc get_string(Slot* value, std::string_view* out) { return slot::get_string(value, out); }
 
 Errc get_number_text(Slot* value, std::string_view* out) {
   return with(value, [&](auto& h) -> error_code {
-    od::json_type t;
-    if (error_code e = h.type().get(t)) return e;
-    if (t != od::json_type::number) return simdjson::INCORRECT_TYPE;
-    // Validates the number, then takes its text.
-    double unused;
-    if (error_code e = h.get_double().get(unused)) return e;
-    std::string_view token;
-    if constexpr (std::is_same_v<std::decay_t<decltype(h)>, od::document>) {
-      if (error_code e = h.raw_json_token().get(token)) return e;
-    } else {
-      token = h.raw_json_token();
-    }
-    std::size_t n = 0;
-    while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
-    *out = token.substr(0, n);
-    return simdjson::SUCCESS;
+    if (error_code e = slot::number_token(h, out)) return e;
+    return slot::is_number_text(*out) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;
   });
 }
 

@@ -112,23 +112,63 @@ JITSER_SLOT_INLINE Errc get_bool(Slot* value, bool* out) {
   return with(value, [&](auto& h) { return h.get_bool().get(*out); });
 }
 
-// What a value that did not read as an integer is instead, out of the callers' line: the
-// type_mismatch of a non-number or a fraction, or the out_of_range of a number beyond the type.
-[[gnu::noinline]] inline Errc integer_error(Slot* value, bool is_unsigned) {
+// What RFC 8259 calls a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+inline bool is_number_text(std::string_view t) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.' && (++i, !digits())) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == t.size();
+}
+
+// The text of the number a value holds, as far as it is made of number characters; an error
+// for a value that is not a number. A root number is consumed, as reading it would.
+template <class H>
+inline error_code number_token(H& h, std::string_view* out) {
+  od::json_type t;
+  if (error_code e = h.type().get(t)) return e;
+  if (t != od::json_type::number) return simdjson::INCORRECT_TYPE;
+  std::string_view token;
+  if constexpr (std::is_same_v<std::decay_t<H>, od::document>) {
+    if (error_code e = h.raw_json().get(token)) return e;
+  } else {
+    token = h.raw_json_token();
+  }
+  std::size_t n = 0;
+  while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
+  *out = token.substr(0, n);
+  return simdjson::SUCCESS;
+}
+
+// Why a number did not read as the type asked for, the same for every width and both tiers:
+// text that is not a JSON number is a syntax error; a number that is one but does not fit the
+// field (an integer beyond its width, a double beyond its range) is out of range; a fraction or
+// an exponent for an integer field is a type mismatch. "-0" is zero for every integer type;
+// for unsigned ones, simdjson refuses it, and this returns success for the caller to store 0.
+[[gnu::noinline]] inline Errc number_error(Slot* value, bool integer, bool is_unsigned) {
   return with(value, [&](auto& h) -> error_code {
-    od::json_type j;
-    if (error_code e = h.type().get(j)) return e;
-    if (j != od::json_type::number) return simdjson::INCORRECT_TYPE;
-    od::number_type t;
-    if (error_code e = h.get_number_type().get(t)) return e;
-    if (t == od::number_type::floating_point_number) return simdjson::INCORRECT_TYPE;
-    if (is_unsigned && t == od::number_type::signed_integer) {
-      // simdjson types every integer that fits int64 as signed: this one is negative.
-      return simdjson::NUMBER_OUT_OF_RANGE;
+    std::string_view token;
+    if (error_code e = number_token(h, &token)) return e;
+    if (!is_number_text(token)) return simdjson::NUMBER_ERROR;
+    if (integer && token.find_first_of(".eE") != std::string_view::npos) {
+      return simdjson::INCORRECT_TYPE;
     }
-    std::int64_t i;
-    std::uint64_t u;
-    return is_unsigned ? h.get_uint64().get(u) : h.get_int64().get(i);
+    if (integer && is_unsigned && token == "-0") return simdjson::SUCCESS;
+    return simdjson::NUMBER_OUT_OF_RANGE;
   });
 }
 
@@ -141,23 +181,31 @@ JITSER_SLOT_INLINE Errc get_int(Slot* value, std::int64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_int64().get(*out); });
   if (e == Errc::ok) return e;
   Slot copy = *value;
-  return integer_error(&copy, false);
+  return number_error(&copy, true, false);
 }
 
 JITSER_SLOT_INLINE Errc get_uint(Slot* value, std::uint64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_uint64().get(*out); });
   if (e == Errc::ok) return e;
   Slot copy = *value;
-  return integer_error(&copy, true);
+  const Errc why = number_error(&copy, true, true);
+  if (why == Errc::ok) *out = 0;  // "-0"
+  return why;
 }
 
 // The value path in line; a scalar document's (out of line for its size) writes a local.
 JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
-  if (mode(value) == Mode::Value) return map_error(held<od::value>(value).get_double().get(*out));
-  double d = 0;
-  const Errc e = with(value, [&](auto& h) { return h.get_double().get(d); });
-  *out = d;
-  return e;
+  Errc e;
+  if (mode(value) == Mode::Value) {
+    e = map_error(held<od::value>(value).get_double().get(*out));
+  } else {
+    double d = 0;
+    e = with(value, [&](auto& h) { return h.get_double().get(d); });
+    *out = d;
+  }
+  if (e != Errc::syntax_error) return e;
+  Slot copy = *value;
+  return number_error(&copy, false, false);
 }
 
 // JSON's whitespace (RFC 8259 `ws`).
