@@ -1,0 +1,47 @@
+// Random values of any registered type, and deep comparison of two values, walking the
+// TypeDesc and its ops tables rather than any format: the random-schema test checks what both
+// tiers read back against what it made, with no codec in between.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser::random_schema {
+
+struct FillOptions {
+  /// Containers and pointers deeper than this are empty, so recursive types stay finite.
+  int max_depth = 4;
+  /// jitser::Value only holds what JSON reads back as the same type (no bytes or decimals).
+  bool json_values = false;
+};
+
+/// Overwrites the live value of `type` at `at` with a random one: empty and long containers,
+/// extreme integers, long and escaped strings, every declared enum value.
+void fill(const TypeDesc& type, void* at, std::mt19937_64& rng, const FillOptions& options);
+
+/// Whether two live values of `type` are equal, floats by their bits (so -0.0 differs from
+/// 0.0); on a difference, `where` says at which path. With `null_is_empty`, an optional or
+/// pointer that holds only empty optionals or pointers, or a null jitser::Value, equals an empty
+/// one: JSON writes both as `null`.
+bool equal(const TypeDesc& type, const void* a, const void* b, std::string& where,
+           bool null_is_empty = false);
+
+/// A live, default-constructed value of a registered struct, destroyed with the holder.
+class Object {
+ public:
+  explicit Object(const TypeDesc& type);
+  ~Object();
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+  void* get() { return storage_; }
+  const void* get() const { return storage_; }
+
+ private:
+  const TypeDesc& type_;
+  void* storage_;
+};
+
+}  // namespace jitser::random_schema
