@@ -41,6 +41,19 @@ bool on_tier(const Codec<T>& codec, Tier tier, benchmark::State& state) {
   return false;
 }
 
+// After a jit entry's timed loop: every call ran compiled code to its end, none was covered
+// for by the interpreter (a fallback would time the interpreter under the jit name).
+template <class T>
+void check_ran_compiled(const Codec<T>& codec, Tier tier, std::uint64_t compiled_before,
+                        benchmark::State& state) {
+  if (tier != Tier::Compiled) return;
+  const CodecStats stats = codec.dyn().stats();
+  if (stats.tier_disagreements != 0 ||
+      stats.compiled_calls - compiled_before < static_cast<std::uint64_t>(state.iterations())) {
+    state.SkipWithError("compiled code failed and the interpreter covered for it");
+  }
+}
+
 // <format>/<payload>/{serialize,deserialize}/<tier>. `input`, when given, is what deserialize
 // reads instead of the codec's own output (the shuffled JSON document).
 template <class T>
@@ -62,6 +75,7 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
           auto codec = engine_for(tier).codec<T>(format);
           if (!codec || !on_tier(*codec, tier, state)) return;
           Buffer out;
+          const std::uint64_t before = codec->dyn().stats().compiled_calls;
           for (auto _ : state) {
             if (!codec->serialize(*value, out)) {
               state.SkipWithError("serialize failed");
@@ -69,6 +83,7 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
             }
             benchmark::DoNotOptimize(out.data());
           }
+          check_ran_compiled(*codec, tier, before, state);
           state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
         });
   benchmark::RegisterBenchmark(
@@ -87,6 +102,7 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
           state.SkipWithError("round trip does not give back an equal value");
           return;
         }
+        const std::uint64_t before = codec->dyn().stats().compiled_calls;
         if constexpr (std::is_same_v<T, payloads::Graph>) {
           // Fresh each time: reading into a used Graph would replace accounts whose cycles
           // only the Graph's destructor breaks.
@@ -110,6 +126,7 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
             benchmark::DoNotOptimize(&target);
           }
         }
+        check_ran_compiled(*codec, tier, before, state);
         state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
       });
 }

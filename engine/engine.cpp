@@ -92,10 +92,30 @@ struct CodecState {
 
 }  // namespace detail
 
+// JITSER_JIT_FAIL_CALLS=1 installs these in place of every compiled function: each call
+// reports failure and the interpreter reruns it, a broken JIT that the fallback would hide
+// but for tier_disagreements and the audit below.
+jit::WriteSpan failing_write(jit::WriteContext*, std::uint8_t*, std::uint8_t*,
+                             const std::uint8_t*) {
+  return {nullptr, nullptr};
+}
+const std::uint8_t* failing_read(jit::ReadContext*, const std::uint8_t*, const std::uint8_t*,
+                                 std::uint8_t*) {
+  return nullptr;
+}
+bool failing_json_read(jit::ReadContext*, json::Slot*, std::uint8_t*) { return false; }
+
+bool flag_from_environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value && std::strcmp(value, "0") != 0;
+}
+
 struct Engine::Impl {
   EngineOptions options;
   // JITSER_JIT_FAULT=<type>: compiling that type hands LLVM invalid IR, to rehearse a failure.
   std::string fault_type;
+  bool fail_calls = false;  // JITSER_JIT_FAIL_CALLS
+  bool audit = false;       // JITSER_AUDIT
   mutable std::mutex mutex;
   Registry registry;
   std::map<std::pair<const TypeDesc*, Format>, std::unique_ptr<detail::CodecState>> codecs;
@@ -197,9 +217,38 @@ struct Engine::Impl {
       return;
     }
     state.code = *code;
+    if (fail_calls) {
+      state.code.serialize = failing_write;
+      if (state.code.deserialize) state.code.deserialize = failing_read;
+      if (state.code.deserialize_json) state.code.deserialize_json = failing_json_read;
+    }
     state.ready_ms = ms_since(state.created);
     state.compiled.store(&state.code, std::memory_order_release);
     state.jit = JitState::Compiled;
+  }
+
+  // JITSER_AUDIT=1: a test suite's guard that the fallback to the interpreter hides no broken
+  // compiled code. An Engine whose codecs had a tier disagreement, or that under Sync ran a
+  // codec on the interpreter because it did not compile (other than a JITSER_JIT_FAULT
+  // rehearsal), says which and ends the process when it is destroyed.
+  void check_tiers() {
+    std::string report;
+    for (auto& [key, state] : codecs) {
+      const std::string name = display_name(*state->type) + " (" + format_name(state->format) + ")";
+      if (const std::uint64_t n = state->disagreements.load()) {
+        report += "  " + name + ": " + std::to_string(n) +
+                  " calls failed in compiled code and succeeded in the interpreter\n";
+      }
+      if (options.jit == JitPolicy::Sync && state->interpreter_calls.load() > 0 &&
+          display_name(*state->type) != fault_type) {
+        report += "  " + name + ": " + std::to_string(state->interpreter_calls.load()) +
+                  " calls ran on the interpreter under sync: " + state->failure + "\n";
+      }
+    }
+    if (report.empty()) return;
+    std::cerr << "jitser audit (JITSER_AUDIT=1): the interpreter covered for compiled code\n"
+              << report << std::flush;
+    std::abort();
   }
 
   void maybe_compile_lazily(detail::CodecState& state) {
@@ -213,13 +262,19 @@ struct Engine::Impl {
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   options.jit = policy_from_environment(options.jit);
   options.profiling = profiling_from_environment(options.profiling);
+  if (const char* calls = std::getenv("JITSER_LAZY_CALLS"); calls && *calls) {
+    options.lazy_calls = static_cast<std::uint32_t>(std::strtoul(calls, nullptr, 10));
+  }
   impl_->options = options;
   if (const char* fault = std::getenv("JITSER_JIT_FAULT")) impl_->fault_type = fault;
+  impl_->fail_calls = flag_from_environment("JITSER_JIT_FAIL_CALLS");
+  impl_->audit = flag_from_environment("JITSER_AUDIT");
 }
 
 Engine::~Engine() {
   // Stop compiling before anything a compile job touches goes away.
   impl_->queue.reset();
+  if (impl_->audit) impl_->check_tiers();
 }
 
 Status Engine::add(TypeDesc desc) {

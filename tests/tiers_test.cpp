@@ -38,6 +38,7 @@ class WithoutJitEnvironment {
   explicit WithoutJitEnvironment(const char* fault = nullptr) {
     save("JITSER_JIT");
     save("JITSER_JIT_FAULT");
+    save("JITSER_LAZY_CALLS");
     if (fault) setenv("JITSER_JIT_FAULT", fault, 1);
   }
   ~WithoutJitEnvironment() {
@@ -396,7 +397,9 @@ TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
 // ran. Run under ThreadSanitizer by the test command.
 TEST(Concurrency, CallsWhileCodecsSwitchTiers) {
   WithoutJitEnvironment env;
-  Engine e(EngineOptions{.jit = JitPolicy::Async, .compile_threads = 2});
+  // Lazy with a threshold no thread reaches: the codecs run interpreted until compile_all,
+  // which the threads' calls then straddle.
+  Engine e(EngineOptions{.jit = JitPolicy::Lazy, .lazy_calls = 1u << 30, .compile_threads = 2});
   ASSERT_TRUE(register_all(e).ok());
   const MediaContent media = make_media_content();
   const Graph graph = make_graph();
@@ -437,6 +440,16 @@ TEST(Concurrency, CallsWhileCodecsSwitchTiers) {
       }
     });
   }
+  // Both codecs have run interpreted calls before the switch.
+  auto interpreted = [&](const char* type) {
+    for (const CodecStats& s : e.stats()) {
+      if (s.type == type && s.format == Format::Binary) return s.interpreter_calls;
+    }
+    return std::uint64_t{0};
+  };
+  while (interpreted("MediaContent") < 20 || interpreted("Graph") < 20) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   ASSERT_TRUE(e.compile_all().ok());
   stop = true;
   for (auto& th : threads) th.join();
@@ -446,6 +459,7 @@ TEST(Concurrency, CallsWhileCodecsSwitchTiers) {
     EXPECT_EQ(s.tier, Tier::Compiled) << s.type;
     EXPECT_EQ(s.tier_disagreements, 0u) << s.type;
     if (s.format == Format::Binary && (s.type == "MediaContent" || s.type == "Graph")) {
+      EXPECT_GE(s.interpreter_calls, 20u) << s.type;
       EXPECT_GT(s.compiled_calls, 0u) << s.type;
     }
   }

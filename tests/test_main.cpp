@@ -1,0 +1,18 @@
+// The main of the test binaries. Every Engine a test makes audits its codecs when destroyed
+// (JITSER_AUDIT, engine.cpp): a tier disagreement, or a codec that ran interpreted under sync,
+// ends the test, so no test passes on the interpreter's fallback alone. Under the lazy policy,
+// codecs compile after two calls rather than a thousand, so that most tests reach compiled code.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string_view>
+
+int main(int argc, char** argv) {
+  setenv("JITSER_AUDIT", "1", 0);
+  if (const char* policy = std::getenv("JITSER_JIT");
+      policy && std::string_view(policy) == "lazy") {
+    setenv("JITSER_LAZY_CALLS", "2", 0);
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
