@@ -12,7 +12,7 @@
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
-#include "formats/utf8.h"
+#include "typeinfo/utf8.h"
 #include "typeinfo/value_slot.h"
 
 namespace jitser {

@@ -209,6 +209,40 @@ TEST(Validation, EnumNamesAndValuesAreUnique) {
             Errc::duplicate_number);
 }
 
+// Names become JSON keys and enum names and appear in error messages: a name that is not UTF-8
+// was accepted and then made JSON writing fail with an empty error, and compiled readers fail
+// IR verification.
+struct Named1 {
+  std::int32_t x = 0;
+};
+
+TEST(Validation, NamesAreNonEmptyUtf8) {
+  Engine e;
+  auto refused = [](const Status& s, const char* what) {
+    EXPECT_EQ(s.code(), Errc::invalid_descriptor) << s.to_string();
+    EXPECT_NE(s.message().find(what), std::string::npos) << s.to_string();
+  };
+  refused(e.add(Enum<Dup>("\xc3").value("X", Dup::X)), "not valid UTF-8");
+  refused(e.add(Enum<Dup>("Dup").value("\xc3", Dup::X)), "not valid UTF-8 (at byte 0)");
+  refused(e.add(Enum<Dup>("Dup").value("ok", Dup::X).value("a\xff", Dup::Y)),
+          "not valid UTF-8 (at byte 1)");
+  refused(e.add(Enum<Dup>("Dup").value("", Dup::X)), "empty");
+  refused(e.add(Struct<Named1>("\xed\xa0\x80").field("x", &Named1::x)), "not valid UTF-8");
+  refused(e.add(Struct<Named1>("Named1").field("\xc3", &Named1::x)), "not valid UTF-8");
+  refused(e.add(Struct<Named1>("Named1").field("x", &Named1::x, opt().rename("\xc0\xaf"))),
+          "not valid UTF-8");
+  refused(e.add(Struct<Named1>("Named1").field("", &Named1::x)), "empty");
+  EXPECT_TRUE(e.add(Struct<Named1>("Named1").field("\xc3\xa9t\xc3\xa9 \"x\"", &Named1::x)).ok());
+  EXPECT_TRUE(e.add(Enum<Dup>("Dup").value("\xf0\x9f\x98\x80", Dup::X)).ok());
+}
+
+TEST(Status, IsNeverAFailureWithTheCodeOk) {
+  const Status s(Errc::ok, "something failed");
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Errc::internal);
+  EXPECT_EQ(s.to_string(), "internal error: something failed");
+}
+
 TEST(Fingerprint, IsXxHash64OfTheCanonicalText) {
   Engine e;
   ASSERT_TRUE(payloads::register_all(e).ok());

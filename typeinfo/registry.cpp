@@ -7,6 +7,7 @@
 #include <set>
 
 #include "typeinfo/builder.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser {
 namespace {
@@ -79,8 +80,21 @@ Status check_node(const TypeDesc& t, const std::string& where) {
   }
 }
 
+// Names become keys and enum values in text formats and appear in every error message: each is
+// non-empty, valid UTF-8 text.
+Status check_name(const std::string& where, const std::string& name, const char* what) {
+  if (name.empty()) return invalid(where, std::string(what) + " is empty");
+  std::size_t bad = 0;
+  if (!valid_utf8(reinterpret_cast<const std::uint8_t*>(name.data()), name.size(), &bad)) {
+    return invalid(where,
+                   std::string(what) + " is not valid UTF-8 (at byte " + std::to_string(bad) + ")");
+  }
+  return Status();
+}
+
 Status check_struct(const TypeDesc& t) {
   if (t.name.empty()) return invalid("struct", "a registered type needs a name");
+  if (Status s = check_name("struct", t.name, "the struct's name"); !s) return s;
   if (t.size == 0 || t.align == 0 || (t.align & (t.align - 1)) != 0) {
     return invalid(t.name, "size must be positive and alignment a power of two");
   }
@@ -93,6 +107,10 @@ Status check_struct(const TypeDesc& t) {
   for (const FieldDesc& f : t.fields) {
     const std::string where = t.name + "." + (f.cpp_name.empty() ? f.name : f.cpp_name);
     if (f.name.empty()) return invalid(t.name, "a field has an empty name");
+    if (Status s = check_name(t.name, f.name, "a field's wire name"); !s) return s;
+    if (!f.cpp_name.empty()) {
+      if (Status s = check_name(t.name, f.cpp_name, "a field's name"); !s) return s;
+    }
     if (!names.insert(f.name).second) {
       return Status(Errc::duplicate_field, t.name + " has two fields named '" + f.name + "'");
     }
@@ -121,11 +139,13 @@ Status check_struct(const TypeDesc& t) {
 
 Status check_enum(const TypeDesc& t) {
   if (t.name.empty()) return invalid("enum", "a registered type needs a name");
+  if (Status s = check_name("enum", t.name, "the enum's name"); !s) return s;
   if (!is_integer(t.underlying)) return invalid(t.name, "an enum's underlying type is an integer");
   std::set<std::string> names;
   std::set<std::int64_t> values;
   for (const EnumValue& v : t.values) {
     if (v.name.empty()) return invalid(t.name, "an enum value has an empty name");
+    if (Status s = check_name(t.name, v.name, "an enum value's name"); !s) return s;
     if (!names.insert(v.name).second) {
       return Status(Errc::duplicate_field, t.name + " has two values named '" + v.name + "'");
     }

@@ -35,13 +35,14 @@ const char* errc_name(Errc code) {
     case Errc::not_finite: return "not finite";
     case Errc::cycle: return "cycle";
     case Errc::jit_failed: return "jit failed";
+    case Errc::internal: return "internal error";
   }
   return "unknown error";
 }
 
 Status::Status(Errc code, std::string message, std::size_t offset, std::string path)
-    : detail_(std::make_unique<Detail>(Detail{code, std::move(message), offset, std::move(path)})) {
-}
+    : detail_(std::make_unique<Detail>(Detail{code == Errc::ok ? Errc::internal : code,
+                                              std::move(message), offset, std::move(path)})) {}
 
 Status::Status(const Status& other)
     : detail_(other.detail_ ? std::make_unique<Detail>(*other.detail_) : nullptr) {}

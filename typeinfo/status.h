@@ -50,6 +50,8 @@ enum class Errc : std::uint8_t {
   cycle,       // a shared object that contains itself, in a format without references
   // Compiling
   jit_failed,  // LLVM could not compile a codec; it keeps running on the interpreter
+  // A jitser bug: a failure made without a code (Status(Errc::ok, ...) becomes this)
+  internal,
 };
 
 /// A short fixed name for a code, e.g. "truncated".
@@ -60,6 +62,8 @@ class [[nodiscard]] Status {
   static constexpr std::size_t kNoOffset = static_cast<std::size_t>(-1);
 
   Status() = default;
+  /// A failure. `code` is never ok: a failure made with Errc::ok carries Errc::internal, so
+  /// no Status is both a failure and ok.
   Status(Errc code, std::string message, std::size_t offset = kNoOffset, std::string path = {});
   Status(const Status& other);
   Status& operator=(const Status& other);

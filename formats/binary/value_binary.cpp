@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "formats/binary/wire.h"
-#include "formats/utf8.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser::wire {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "formats/json/json_text.h"
 #include "formats/time_ticks.h"
-#include "formats/utf8.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser::json {
 namespace {

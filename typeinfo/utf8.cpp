@@ -1,4 +1,4 @@
-#include "formats/utf8.h"
+#include "typeinfo/utf8.h"
 
 #include <cstring>
 
