@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "typeinfo/value.h"
+
 namespace jitser {
 namespace {
 
@@ -77,14 +79,31 @@ bool equals_default(const FieldDesc& field, const void* slot) {
   });
 }
 
-bool holds_nothing(const FieldDesc& field, const void* slot) {
-  const TypeDesc& t = field.type->resolved();
+namespace {
+
+// JSON writes an empty holder as null, and so a holder whose value is an empty holder or a null
+// jitser::Value: reading null back leaves the outer holder empty.
+bool empty_chain(const TypeDesc& declared, const void* at, bool held) {
+  const TypeDesc& t = declared.resolved();
   switch (t.kind) {
     case Kind::Optional:
-    case Kind::UniquePtr: return t.nullable_ops->get(slot) == nullptr;
-    case Kind::SharedPtr: return t.shared_ops->get(slot) == nullptr;
+    case Kind::UniquePtr: {
+      const void* v = t.nullable_ops->get(at);
+      return !v || empty_chain(*t.element, v, true);
+    }
+    case Kind::SharedPtr: {
+      const void* v = t.shared_ops->get(at);
+      return !v || empty_chain(*t.element, v, true);
+    }
+    case Kind::Dynamic: return held && static_cast<const Value*>(at)->is_null();
     default: return false;
   }
+}
+
+}  // namespace
+
+bool holds_nothing(const FieldDesc& field, const void* slot) {
+  return empty_chain(*field.type, slot, false);
 }
 
 }  // namespace jitser

@@ -14,7 +14,8 @@ bool apply_missing(const FieldDesc& field, void* slot);
 /// True when the field declares a default and the value at `slot` equals it.
 bool equals_default(const FieldDesc& field, const void* slot);
 
-/// True when the field holds an optional or pointer that is empty.
+/// True when the field holds an optional or pointer that is empty, or that holds only empty
+/// optionals or pointers or a null jitser::Value: what JSON writes as null.
 bool holds_nothing(const FieldDesc& field, const void* slot);
 
 }  // namespace jitser

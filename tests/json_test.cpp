@@ -372,6 +372,54 @@ TEST(Json, ValueRefusesNumbersItCannotHold) {
   EXPECT_EQ(v.as_uint(), UINT64_MAX);
 }
 
+// omit_null leaves out a field whose holders hold nothing however deeply nested, as JSON writes
+// them all as null: reading the document and writing it again gives the same document.
+TEST(Json, OmitNullLooksThroughNestedHolders) {
+  using Nested = std::optional<std::shared_ptr<std::optional<std::unique_ptr<int>>>>;
+  EngineOptions options;
+  options.json.omit_null = true;
+  Engine e(options);
+  ASSERT_TRUE(test::add_one<Nested>(e).ok());
+  Codec<One<Nested>> codec = test::codec_of<One<Nested>>(e, Format::Json);
+  One<Nested> value;
+  value.v = std::make_shared<std::optional<std::unique_ptr<int>>>(std::unique_ptr<int>());
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(value, out).ok());
+  EXPECT_EQ(text_of(out), "{}");
+  value.v = std::make_shared<std::optional<std::unique_ptr<int>>>(std::make_unique<int>(3));
+  ASSERT_TRUE(codec.serialize(value, out).ok());
+  EXPECT_EQ(text_of(out), R"({"v":3})");
+  One<Nested> back;
+  ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+  ASSERT_TRUE(back.v && *back.v && **back.v && ***back.v);
+  EXPECT_EQ(****back.v, 3);
+}
+
+// nullable(): the field may be missing, and then holds a default-constructed value; an
+// explicit null is still a type mismatch for a type that has no null (README, field options).
+struct Counted {
+  std::int32_t n = 5;
+  std::string s = "x";
+};
+
+TEST(Json, NullableMeansTheFieldMayBeMissing) {
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<Counted>("Counted")
+                        .field("n", &Counted::n, opt().nullable())
+                        .field("s", &Counted::s, opt().nullable()))
+                  .ok());
+  Codec<Counted> codec = test::codec_of<Counted>(e, Format::Json);
+  Counted c;
+  ASSERT_TRUE(codec.deserialize(bytes_of(R"({"s":"y"})"), c).ok());
+  EXPECT_EQ(c.n, 0);
+  EXPECT_EQ(c.s, "y");
+  ASSERT_TRUE(codec.deserialize(bytes_of("{}"), c).ok());
+  EXPECT_EQ(c.s, "");
+  const Status s = codec.deserialize(bytes_of(R"({"n":null,"s":"y"})"), c);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+  EXPECT_EQ(s.path(), "Counted.n");
+}
+
 TEST(Json, BadInputNeverCrashes) {
   Engine e;
   ASSERT_TRUE(payloads::register_all(e).ok());
