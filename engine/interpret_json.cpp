@@ -289,8 +289,17 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   Status run_root(std::span<const std::uint8_t> input, std::size_t padding, void* object) {
     json::Slot root;
     if (Errc e = doc_.open(input, padding, &root); e != Errc::ok) {
-      return Status(e, e == Errc::truncated ? "input ends before a JSON value" : "not JSON",
-                    doc_.current_offset(), display_name(*plan_.root_type));
+      const std::string root_name = display_name(*plan_.root_type);
+      switch (e) {
+        case Errc::truncated:
+          return Status(e,
+                        doc_.end_of_text() == 0 ? "input ends before a JSON value"
+                                                : "input ends inside a string or value",
+                        doc_.size(), root_name);
+        case Errc::invalid_utf8:
+          return Status(e, "text is not UTF-8", doc_.first_bad_utf8(), root_name);
+        default: return Status(e, "not JSON", doc_.current_offset(), root_name);
+      }
     }
     if (!nested_value(plan_.root, static_cast<std::uint8_t*>(object), &root)) {
       return failure_.status(plan_);
@@ -307,6 +316,12 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     return fail(code, std::move(message), doc_.current_offset());
   }
   bool fail(Errc code, std::string message, std::size_t offset) {
+    if (code == Errc::syntax_error && offset >= doc_.end_of_text()) {
+      // Nothing but whitespace after where reading stopped: the input ends early.
+      code = Errc::truncated;
+      message = "input ends inside a value";
+      offset = doc_.size();
+    }
     failure_.code = code;
     failure_.message = std::move(message);
     failure_.offset = offset;
@@ -316,6 +331,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
   // A failed read call: what the value was, where it starts.
   bool failed(Errc e, json::Slot* v, const char* expected) {
     const std::size_t at = doc_.offset(v);
+    if (e != Errc::ok && doc_.cut_off_number(v)) e = Errc::truncated;
     switch (e) {
       case Errc::type_mismatch: {
         json::Type t;
@@ -324,6 +340,14 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
           static const char* names[] = {"an array", "an object", "a number",
                                         "a string", "a bool",    "null"};
           found = names[static_cast<int>(t)];
+          // simdjson types a value by its first letter: "tru" is no bool, but malformed.
+          json::Slot copy = *v;
+          bool literal = false;
+          if ((t == json::Type::Bool && json::get_bool(&copy, &literal) != Errc::ok) ||
+              (t == json::Type::Null &&
+               (json::take_null(&copy, &literal) != Errc::ok || !literal))) {
+            return fail(Errc::syntax_error, "malformed JSON", at);
+          }
           if (t == json::Type::Number) {
             std::string_view text;
             if (json::get_number_text(v, &text) == Errc::ok)
@@ -336,7 +360,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       case Errc::invalid_utf8: return fail(e, "string is not UTF-8", at);
       case Errc::depth_exceeded:
         return fail(e, "nesting deeper than " + std::to_string(options_.max_depth) + " levels", at);
-      case Errc::truncated: return fail(e, "input ends inside a value", doc_.current_offset());
+      case Errc::truncated: return fail(e, "input ends inside a value", doc_.size());
       default: return fail(Errc::syntax_error, "malformed JSON", doc_.current_offset());
     }
   }

@@ -283,6 +283,25 @@ TEST(Json, ErrorsNameFieldAndOffset) {
       // The root's offset is where its value starts, after any whitespace.
       {" \n {\"a\":1,\"b\":2}", Errc::missing_field, 3, "Moshi.c"},
       {"\t5", Errc::type_mismatch, 1, "Moshi"},
+      // Input that ends early is truncated, at its end, wherever it ends (docs/formats/json.md).
+      {"", Errc::truncated, 0, "Moshi"},
+      {"  ", Errc::truncated, 2, "Moshi"},
+      {"{", Errc::truncated, 1, "Moshi"},
+      {R"({"a)", Errc::truncated, 3, "Moshi"},
+      {R"({"a":)", Errc::truncated, 5, "Moshi.a"},
+      {R"({"a":1)", Errc::truncated, 6, "Moshi.a"},
+      {R"({"a":1,"b":2,)", Errc::truncated, 13, "Moshi"},
+      {R"({"a":1,"b":2,"c":3 )", Errc::truncated, 19, "Moshi"},
+      {R"({"a":1,"b":2,"c":"3)", Errc::truncated, 19, "Moshi"},
+      // Malformed text is a syntax error where reading stopped.
+      {R"({"a":1,,"c":3})", Errc::syntax_error, 7, "Moshi"},
+      {R"({"a":tru,"c":3})", Errc::syntax_error, 5, "Moshi.a"},
+      {R"({"a":nul,"c":3})", Errc::syntax_error, 5, "Moshi.a"},
+      {R"({"a":-,"c":3})", Errc::syntax_error, 5, "Moshi.a"},
+      {R"({"a":01,"c":3})", Errc::syntax_error, 5, "Moshi.a"},
+      // Invalid UTF-8 is reported at its first bad byte.
+      {"{\"a\":1,\"x\":\"ab\xff\",\"c\":3}", Errc::invalid_utf8, 14, "Moshi"},
+      {"{\"a\":1,\"c\":3,\"\xc3\":0}", Errc::invalid_utf8, 14, "Moshi"},
   };
   for (const Case& c : cases) {
     Status s = moshi.deserialize(bytes_of(c.json), m);

@@ -7,6 +7,7 @@
 
 #include "formats/json/json_slot.h"
 #include "formats/json/json_text.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser::json {
 namespace {
@@ -82,6 +83,24 @@ std::size_t Document::current_offset() const {
   return offset(at);
 }
 
+std::size_t Document::end_of_text() const {
+  std::size_t end = size_;
+  while (end > 0 && is_space(begin_[end - 1])) --end;
+  return end;
+}
+
+bool Document::cut_off_number(const Slot* value) const {
+  if (mode(const_cast<Slot*>(value)) != Mode::Value) return false;
+  std::size_t at = offset(value);
+  while (at < size_ && std::strchr("0123456789+-.eE", begin_[at]) && begin_[at] != '\0') ++at;
+  return at >= end_of_text();
+}
+
+std::size_t Document::first_bad_utf8() const {
+  std::size_t bad = 0;
+  return valid_utf8(reinterpret_cast<const std::uint8_t*>(begin_), size_, &bad) ? 0 : bad;
+}
+
 std::size_t Document::offset(const Slot* value) const {
   Slot* s = const_cast<Slot*>(value);
   if (mode(s) == Mode::Root) {
@@ -143,7 +162,7 @@ Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u
     }
     return simdjson::SUCCESS;
   });
-  return read == Errc::syntax_error ? number_error(&copy, false, false) : read;
+  return read == Errc::ok ? read : number_error(&copy, NumberRead::Any);
 }
 
 Errc get_string(Slot* value, std::string_view* out) { return slot::get_string(value, out); }

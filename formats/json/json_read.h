@@ -47,6 +47,16 @@ class Document {
   std::size_t offset(const Slot* value) const;
   std::size_t offset(const char* p) const { return static_cast<std::size_t>(p - begin_); }
   std::size_t current_offset() const;
+  /// The offset just past the last byte that is not whitespace: a syntax error found there is
+  /// input that ends too early.
+  std::size_t end_of_text() const;
+  /// The input's size in bytes.
+  std::size_t size() const { return size_; }
+  /// Whether `value`, not the root, is a number that the end of the text cuts off: its digits
+  /// run to the end, so its container is left open and the number may be cut short.
+  bool cut_off_number(const Slot* value) const;
+  /// The offset of the first byte that is not UTF-8, for an input open() refused as such.
+  std::size_t first_bad_utf8() const;
 
  private:
   alignas(8) unsigned char storage_[64];  // the simdjson document

@@ -154,20 +154,53 @@ inline error_code number_token(H& h, std::string_view* out) {
   return simdjson::SUCCESS;
 }
 
-// Why a number did not read as the type asked for, the same for every width and both tiers:
-// text that is not a JSON number is a syntax error; a number that is one but does not fit the
-// field (an integer beyond its width, a double beyond its range) is out of range; a fraction or
-// an exponent for an integer field is a type mismatch. "-0" is zero for every integer type;
-// for unsigned ones, simdjson refuses it, and this returns success for the caller to store 0.
-[[gnu::noinline]] inline Errc number_error(Slot* value, bool integer, bool is_unsigned) {
+// What a number was read as.
+enum class NumberRead : std::uint8_t { Int, UInt, Double, Any };
+
+// Why a number did not read as the type asked for, the same for every width and both tiers.
+// simdjson's own reason stands unless it is about the number (the input may end inside it);
+// then text that is not a JSON number is a syntax error, a number that does not fit the field
+// (an integer beyond its width, a double beyond its range) is out of range, and a fraction or
+// an exponent for an integer field is a type mismatch. "-0" is zero for every integer type:
+// simdjson refuses it as an unsigned integer, and this returns success for the caller to
+// store 0.
+[[gnu::noinline]] inline Errc number_error(Slot* value, NumberRead read) {
   return with(value, [&](auto& h) -> error_code {
+    error_code why = simdjson::SUCCESS;
+    switch (read) {
+      case NumberRead::Int: {
+        std::int64_t i;
+        why = h.get_int64().get(i);
+        break;
+      }
+      case NumberRead::UInt: {
+        std::uint64_t u;
+        why = h.get_uint64().get(u);
+        break;
+      }
+      case NumberRead::Double: {
+        double d;
+        why = h.get_double().get(d);
+        break;
+      }
+      case NumberRead::Any: {
+        od::number n;
+        why = h.get_number().get(n);
+        break;
+      }
+    }
+    if (why != simdjson::NUMBER_ERROR && why != simdjson::INCORRECT_TYPE &&
+        why != simdjson::NUMBER_OUT_OF_RANGE) {
+      return why;
+    }
     std::string_view token;
     if (error_code e = number_token(h, &token)) return e;
     if (!is_number_text(token)) return simdjson::NUMBER_ERROR;
+    const bool integer = read == NumberRead::Int || read == NumberRead::UInt;
     if (integer && token.find_first_of(".eE") != std::string_view::npos) {
       return simdjson::INCORRECT_TYPE;
     }
-    if (integer && is_unsigned && token == "-0") return simdjson::SUCCESS;
+    if (read == NumberRead::UInt && token == "-0") return simdjson::SUCCESS;
     return simdjson::NUMBER_OUT_OF_RANGE;
   });
 }
@@ -181,14 +214,14 @@ JITSER_SLOT_INLINE Errc get_int(Slot* value, std::int64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_int64().get(*out); });
   if (e == Errc::ok) return e;
   Slot copy = *value;
-  return number_error(&copy, true, false);
+  return number_error(&copy, NumberRead::Int);
 }
 
 JITSER_SLOT_INLINE Errc get_uint(Slot* value, std::uint64_t* out) {
   const Errc e = with(value, [&](auto& h) { return h.get_uint64().get(*out); });
   if (e == Errc::ok) return e;
   Slot copy = *value;
-  const Errc why = number_error(&copy, true, true);
+  const Errc why = number_error(&copy, NumberRead::UInt);
   if (why == Errc::ok) *out = 0;  // "-0"
   return why;
 }
@@ -203,9 +236,9 @@ JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
     e = with(value, [&](auto& h) { return h.get_double().get(d); });
     *out = d;
   }
-  if (e != Errc::syntax_error) return e;
+  if (e == Errc::ok) return e;
   Slot copy = *value;
-  return number_error(&copy, false, false);
+  return number_error(&copy, NumberRead::Double);
 }
 
 // JSON's whitespace (RFC 8259 `ws`).
