@@ -1,5 +1,7 @@
 // The examples of docs/formats/binary.md, read from the document itself: every example row must
 // be what the codec writes, and must read back to the value.
+#include <xxhash.h>
+
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -145,6 +147,54 @@ std::map<std::string, std::function<std::string()>> examples() {
                           });
        }},
   };
+}
+
+struct Meters {
+  double value = 0;
+};
+struct Tagged {
+  Color color = Color::Green;
+  Meters length;
+  std::optional<std::string> note;
+};
+
+// The fingerprint examples: canonical text, its hash and the header, as the document writes
+// them, against what an engine computes and writes.
+TEST(BinaryGolden, FingerprintExamplesInTheSpecification) {
+  EngineOptions options;
+  options.binary_fingerprint = true;
+  Engine e(options);
+  ASSERT_TRUE(test::add_color(e).ok());
+  ASSERT_TRUE(e.add(Struct<Point>("Point").field("x", &Point::x).field("y", &Point::y)).ok());
+  ASSERT_TRUE(e.add(Struct<Meters>("Meters").wraps("value", &Meters::value)).ok());
+  ASSERT_TRUE(e.add(Struct<Tagged>("Tagged")
+                        .field("color", &Tagged::color)
+                        .field("length", &Tagged::length, opt().number(3))
+                        .field("note", &Tagged::note, opt().nullable()))
+                  .ok());
+  std::map<std::string, std::function<std::string()>> headers{
+      {"Point", [&] { return test::to_hex(*test::codec_of<Point>(e).serialize(Point{})); }},
+      {"Tagged", [&] { return test::to_hex(*test::codec_of<Tagged>(e).serialize(Tagged{})); }},
+  };
+  std::ifstream doc(JITSER_SOURCE_DIR "/docs/formats/binary.md");
+  ASSERT_TRUE(doc) << "docs/formats/binary.md not found";
+  const std::regex row(R"(^\| (\w+) \| `([^`]+)` \| `([0-9A-F]{16})` \| `([0-9A-F ]+)` \|$)");
+  int rows = 0;
+  for (std::string line; std::getline(doc, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    ++rows;
+    const std::string type = m[1];
+    std::string text = m[2];
+    for (std::size_t at; (at = text.find("\\n")) != std::string::npos;) text.replace(at, 2, "\n");
+    const std::uint64_t fingerprint = std::stoull(m[3], nullptr, 16);
+    EXPECT_EQ(XXH64(text.data(), text.size(), 0), fingerprint) << type << ": the document's hash";
+    EXPECT_EQ(*e.schema_text(type), text) << type;
+    EXPECT_EQ(*e.fingerprint(type), fingerprint) << type;
+    ASSERT_TRUE(headers.count(type)) << type;
+    EXPECT_EQ(headers[type]().substr(0, m[4].length()), m[4].str()) << type;
+  }
+  EXPECT_EQ(rows, 2);
 }
 
 TEST(BinaryGolden, EveryExampleInTheSpecification) {
