@@ -119,8 +119,9 @@ void survives_mutations(Engine& engine, const T& value, unsigned seed, int round
     Buffer again;
     ASSERT_TRUE(codec.serialize(target, again).ok()) << "round " << round;
   }
-  // Most mutations must be caught; a format that accepts everything checks nothing.
-  EXPECT_LT(accepted, rounds);
+  // Most mutations must be caught; a format that accepts everything checks nothing. (Some are
+  // accepted: a changed byte inside a string or a number is still a valid value.)
+  EXPECT_LT(accepted, rounds / 2) << accepted << " of " << rounds << " mutations accepted";
 }
 
 TEST_F(PayloadEngine, SurvivesRandomMutations) {
