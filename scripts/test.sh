@@ -47,7 +47,7 @@ fuzz() {  # format payload seconds
     > "build-fuzz/$1-$2.log" 2>&1 || { tail -40 "build-fuzz/$1-$2.log"; exit 1; }
   echo "fuzz $1 $2: $(grep -o 'number_of_executed_units: [0-9]*' "build-fuzz/$1-$2.log")"
 }
-for payload in MediaContent Sample A1 Graph StringMap; do fuzz binary "$payload" 20; done
+for payload in MediaContent Sample A1 Graph StringMap Value; do fuzz binary "$payload" 20; done
 for payload in MediaContent Sample A1 Value; do fuzz json "$payload" 15; done
 
 echo "== benchmark smoke run (every entry once, each checks its round trip)"

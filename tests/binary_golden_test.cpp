@@ -146,6 +146,15 @@ std::map<std::string, std::function<std::string()>> examples() {
                             return a.v.size() == 2 && a.v[0] && a.v[0]->v == 1 && !a.v[1];
                           });
        }},
+      {"value",
+       [=] {
+         return encode<One<Value>>(
+             add_one<Value>, {Value::Map{{"a", 1}, {"b", Value::Array{true, nullptr}}}}, same_one);
+       }},
+      {"value_decimal",
+       [=] {
+         return encode<One<Value>>(add_one<Value>, {Value(Decimal{-5, 2})}, same_one);
+       }},
   };
 }
 
@@ -216,7 +225,7 @@ TEST(BinaryGolden, EveryExampleInTheSpecification) {
   EXPECT_TRUE(cases.empty()) << cases.size()
                              << " examples are missing from the specification, e.g. "
                              << (cases.empty() ? "" : cases.begin()->first);
-  EXPECT_EQ(seen, 19u);
+  EXPECT_EQ(seen, 21u);
 }
 
 }  // namespace

@@ -112,10 +112,171 @@ TEST(Json, FloatsAreTheStandardLibrarysShortestForm) {
 TEST(Json, NotFiniteIsAnError) {
   Engine e;
   ASSERT_TRUE(test::add_one<double>(e).ok());
+  ASSERT_TRUE(test::add_one<float>(e, "OneFloat").ok());
   Buffer out;
-  Status s = test::codec_of<One<double>>(e, Format::Json).serialize({std::nan("")}, out);
-  EXPECT_EQ(s.code(), Errc::not_finite);
-  EXPECT_EQ(s.path(), "One.v");
+  for (double d : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    Status s = test::codec_of<One<double>>(e, Format::Json).serialize({d}, out);
+    EXPECT_EQ(s.code(), Errc::not_finite) << d;
+    EXPECT_EQ(s.path(), "One.v");
+  }
+  for (float f : {std::nanf(""), HUGE_VALF, -HUGE_VALF}) {
+    Status s = test::codec_of<One<float>>(e, Format::Json).serialize({f}, out);
+    EXPECT_EQ(s.code(), Errc::not_finite) << f;
+    EXPECT_EQ(s.path(), "OneFloat.v");
+  }
+}
+
+// -0.0 is written with its sign and reads back negative, in both formats.
+TEST(Json, NegativeZeroKeepsItsSign) {
+  EXPECT_EQ(write(One<double>{-0.0}), R"({"v":-0.0})");
+  EXPECT_EQ(write(One<float>{-0.0f}), R"({"v":-0.0})");
+  One<double> d{1};
+  ASSERT_TRUE(read(R"({"v":-0.0})", d).ok());
+  EXPECT_TRUE(std::signbit(d.v));
+  One<float> f{1};
+  ASSERT_TRUE(read(R"({"v":-0})", f).ok());
+  EXPECT_TRUE(std::signbit(f.v));
+  Engine e;
+  ASSERT_TRUE(test::add_one<double>(e).ok());
+  Codec<One<double>> binary = test::codec_of<One<double>>(e, Format::Binary);
+  One<double> back{1};
+  ASSERT_TRUE(binary.deserialize(*binary.serialize(One<double>{-0.0}), back).ok());
+  EXPECT_TRUE(std::signbit(back.v));
+}
+
+// Fixed arrays (std::array and C arrays) are JSON arrays of exactly their length; unordered maps
+// are objects; std::byte vectors are base64 like uint8_t ones.
+struct WithCArray {
+  std::int32_t v[3] = {};
+};
+
+TEST(Json, ArraysUnorderedMapsAndStdBytes) {
+  EXPECT_EQ(write(One<std::array<std::int16_t, 3>>{{1, -2, 3}}), R"({"v":[1,-2,3]})");
+  One<std::array<std::int16_t, 3>> a;
+  ASSERT_TRUE(read(R"({"v":[4,5,6]})", a).ok());
+  EXPECT_EQ(a.v, (std::array<std::int16_t, 3>{4, 5, 6}));
+  EXPECT_FALSE(read(R"({"v":[4,5]})", a).ok());
+  EXPECT_FALSE(read(R"({"v":[4,5,6,7]})", a).ok());
+
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<WithCArray>("WithCArray").field("v", &WithCArray::v)).ok());
+  Codec<WithCArray> c_array = test::codec_of<WithCArray>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(c_array.serialize(WithCArray{{7, 8, 9}}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"v":[7,8,9]})");
+  WithCArray back;
+  ASSERT_TRUE(c_array.deserialize(bytes_of(R"({"v":[1,2,3]})"), back).ok());
+  EXPECT_EQ(back.v[2], 3);
+
+  EXPECT_EQ(write(One<std::unordered_map<std::string, std::int32_t>>{{{"k", 1}}}),
+            R"({"v":{"k":1}})");
+  One<std::unordered_map<std::string, std::int32_t>> m;
+  ASSERT_TRUE(read(R"({"v":{"a":1,"b":2}})", m).ok());
+  EXPECT_EQ(m.v, (std::unordered_map<std::string, std::int32_t>{{"a", 1}, {"b", 2}}));
+
+  EXPECT_EQ(write(One<std::vector<std::byte>>{{std::byte{0}, std::byte{0xff}, std::byte{0x10}}}),
+            R"({"v":"AP8Q"})");
+  One<std::vector<std::byte>> b;
+  ASSERT_TRUE(read(R"({"v":"AP8Q"})", b).ok());
+  EXPECT_EQ(b.v, (std::vector<std::byte>{std::byte{0}, std::byte{0xff}, std::byte{0x10}}));
+}
+
+// JSON has no references: an object two pointers share is written twice and read back as two.
+struct TwoShared {
+  std::shared_ptr<One<std::int32_t>> a;
+  std::shared_ptr<One<std::int32_t>> b;
+};
+
+TEST(Json, SharedObjectsAreWrittenAsCopies) {
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::int32_t>(e).ok());
+  ASSERT_TRUE(
+      e.add(Struct<TwoShared>("TwoShared").field("a", &TwoShared::a).field("b", &TwoShared::b))
+          .ok());
+  Codec<TwoShared> codec = test::codec_of<TwoShared>(e, Format::Json);
+  TwoShared value;
+  value.a = value.b = std::make_shared<One<std::int32_t>>(One<std::int32_t>{4});
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(value, out).ok());
+  EXPECT_EQ(text_of(out), R"({"a":{"v":4},"b":{"v":4}})");
+  TwoShared back;
+  ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+  ASSERT_TRUE(back.a && back.b);
+  EXPECT_NE(back.a, back.b);
+  EXPECT_EQ(back.a->v, 4);
+  EXPECT_EQ(back.b->v, 4);
+}
+
+// Timestamps in every unit, at the ends of what RFC 3339 and their tick count hold; one tick
+// past the last year RFC 3339 writes is an error on writing.
+template <class D>
+void expect_times_round_trip(std::initializer_list<std::pair<std::int64_t, const char*>> cases) {
+  using T = std::chrono::sys_time<D>;
+  for (const auto& [ticks, text] : cases) {
+    const T t{D{ticks}};
+    EXPECT_EQ(write(One<T>{t}), std::string(R"({"v":")") + text + "\"}") << ticks;
+    One<T> back;
+    ASSERT_TRUE(read(std::string(R"({"v":")") + text + "\"}", back).ok()) << text;
+    EXPECT_EQ(back.v, t) << text;
+  }
+}
+
+TEST(Json, TimestampsInEveryUnitAtTheEndsOfTheirRange) {
+  using namespace std::chrono;
+  expect_times_round_trip<seconds>({{-62135596800, "0001-01-01T00:00:00Z"},
+                                    {253402300799, "9999-12-31T23:59:59Z"},
+                                    {0, "1970-01-01T00:00:00Z"}});
+  expect_times_round_trip<milliseconds>({{-62135596800000, "0001-01-01T00:00:00.000Z"},
+                                         {253402300799999, "9999-12-31T23:59:59.999Z"},
+                                         {-1, "1969-12-31T23:59:59.999Z"}});
+  expect_times_round_trip<microseconds>({{-62135596800000000, "0001-01-01T00:00:00.000000Z"},
+                                         {253402300799999999, "9999-12-31T23:59:59.999999Z"}});
+  expect_times_round_trip<nanoseconds>({{INT64_MIN, "1677-09-21T00:12:43.145224192Z"},
+                                        {INT64_MAX, "2262-04-11T23:47:16.854775807Z"}});
+  Engine e;
+  ASSERT_TRUE(test::add_one<sys_time<seconds>>(e).ok());
+  Buffer out;
+  Codec<One<sys_time<seconds>>> codec = test::codec_of<One<sys_time<seconds>>>(e, Format::Json);
+  for (std::int64_t beyond : {std::int64_t{253402300800}, std::int64_t{-62135596801}}) {
+    const Status s = codec.serialize({sys_time<seconds>{seconds{beyond}}}, out);
+    EXPECT_EQ(s.code(), Errc::out_of_range) << beyond;
+    EXPECT_EQ(s.path(), "One.v");
+  }
+  One<sys_time<nanoseconds>> ns;
+  EXPECT_EQ(read(R"({"v":"2262-04-11T23:47:16.854775808Z"})", ns).code(), Errc::out_of_range);
+}
+
+// rename sets the key written and read; number() leaves the bytes alone (it is the Protobuf
+// field number) but is part of the schema, so the fingerprint changes with it.
+struct Renamed {
+  std::int32_t width = 0;
+};
+
+TEST(Json, RenameAndNumberOnTheWire) {
+  Engine plain, renamed, numbered;
+  ASSERT_TRUE(plain.add(Struct<Renamed>("Renamed").field("width", &Renamed::width)).ok());
+  ASSERT_TRUE(
+      renamed.add(Struct<Renamed>("Renamed").field("width", &Renamed::width, opt().rename("w")))
+          .ok());
+  ASSERT_TRUE(
+      numbered.add(Struct<Renamed>("Renamed").field("width", &Renamed::width, opt().number(9)))
+          .ok());
+  Buffer out;
+  ASSERT_TRUE(test::codec_of<Renamed>(renamed, Format::Json).serialize(Renamed{3}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"w":3})");
+  Renamed back;
+  ASSERT_TRUE(test::codec_of<Renamed>(renamed, Format::Json)
+                  .deserialize(bytes_of(R"({"w":4})"), back)
+                  .ok());
+  EXPECT_EQ(back.width, 4);
+  const Status s =
+      test::codec_of<Renamed>(renamed, Format::Json).deserialize(bytes_of(R"({"width":4})"), back);
+  EXPECT_EQ(s.code(), Errc::missing_field);
+  EXPECT_EQ(s.path(), "Renamed.width");
+  ASSERT_TRUE(test::codec_of<Renamed>(numbered, Format::Json).serialize(Renamed{3}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"width":3})");
+  EXPECT_NE(*plain.fingerprint("Renamed"), *numbered.fingerprint("Renamed"));
+  EXPECT_NE(*plain.fingerprint("Renamed"), *renamed.fingerprint("Renamed"));
 }
 
 TEST(Json, StringEscapes) {

@@ -167,6 +167,28 @@ TEST(Tiers, BadInputGivesIdenticalErrors) {
   mutate_and_compare(both, make_graph(), 300);
 }
 
+// jitser::Value as a whole document, in both formats: a value of every type it holds, nested,
+// then its mutations and truncations.
+TEST(Tiers, ValuesGiveIdenticalBytesAndErrors) {
+  Pair both;
+  const Value doc = Value::Map{
+      {"null", nullptr},
+      {"bool", true},
+      {"int", std::int64_t{-5}},
+      {"uint", std::uint64_t{1} << 63},
+      {"double", -0.25},
+      {"string", "h\u00e9\"llo\n"},
+      {"array", Value::Array{1, "two", Value::Array{}, Value::Map{{"k", false}}}},
+      {"again", 1},
+      {"again", 2},
+  };
+  Value with_binary_kinds = doc;
+  with_binary_kinds.as_map().emplace_back("bytes", Value::Bytes{0, 255, 7});
+  with_binary_kinds.as_map().emplace_back("decimal", Decimal{-12345, 3});
+  mutate_and_compare(both, with_binary_kinds, 3000, Format::Binary);
+  mutate_and_compare(both, doc, 3000, Format::Json);
+}
+
 TEST(Tiers, BadJsonGivesIdenticalErrors) {
   Pair both;
   mutate_and_compare(both, make_media_content(), 4000, Format::Json);
