@@ -140,29 +140,30 @@ Errc get_uint(Slot* value, std::uint64_t* out) { return slot::get_uint(value, ou
 Errc get_double(Slot* value, double* out) { return slot::get_double(value, out); }
 
 Errc get_number(Slot* value, NumberKind* kind, std::int64_t* i, std::uint64_t* u, double* d) {
-  // An integer beyond 64 bits or a number beyond a double's range is refused, out_of_range,
-  // rather than rounded: a Value holds what it read exactly or not at all.
+  // The number's type first, then the reader of that type: simdjson 3.0's get_number() gives
+  // 0 for a floating-point number of more than 19 digits (12345678901234567890.0), where
+  // get_double() reads it right. An integer beyond 64 bits or a number beyond a double's range
+  // is refused, out_of_range, rather than rounded: a Value holds what it read exactly or not at
+  // all.
+  od::number_type type;
+  if (Errc e = with(value, [&](auto& h) { return h.get_number_type().get(type); }); e != Errc::ok)
+    return e;
   Slot copy = *value;
-  const Errc read = with(value, [&](auto& h) -> error_code {
-    od::number n;
-    if (error_code e = h.get_number().get(n)) return e;
-    switch (n.get_number_type()) {
-      case od::number_type::signed_integer:
-        *kind = NumberKind::Int;
-        *i = n.get_int64();
-        break;
-      case od::number_type::unsigned_integer:
-        *kind = NumberKind::UInt;
-        *u = n.get_uint64();
-        break;
-      default:
-        *kind = NumberKind::Double;
-        *d = n.get_double();
-        break;
-    }
-    return simdjson::SUCCESS;
-  });
-  return read == Errc::ok ? read : number_error(&copy, NumberRead::Any);
+  Errc read;
+  switch (type) {
+    case od::number_type::signed_integer:
+      *kind = NumberKind::Int;
+      read = with(value, [&](auto& h) { return h.get_int64().get(*i); });
+      return read == Errc::ok ? read : number_error(&copy, NumberRead::Int);
+    case od::number_type::unsigned_integer:
+      *kind = NumberKind::UInt;
+      read = with(value, [&](auto& h) { return h.get_uint64().get(*u); });
+      return read == Errc::ok ? read : number_error(&copy, NumberRead::UInt);
+    default:
+      *kind = NumberKind::Double;
+      read = with(value, [&](auto& h) { return h.get_double().get(*d); });
+      return read == Errc::ok ? read : number_error(&copy, NumberRead::Double);
+  }
 }
 
 Errc get_string(Slot* value, std::string_view* out) { return slot::get_string(value, out); }

@@ -155,7 +155,7 @@ inline error_code number_token(H& h, std::string_view* out) {
 }
 
 // What a number was read as.
-enum class NumberRead : std::uint8_t { Int, UInt, Double, Any };
+enum class NumberRead : std::uint8_t { Int, UInt, Double };
 
 // Why a number did not read as the type asked for, the same for every width and both tiers.
 // simdjson's own reason stands unless it is about the number (the input may end inside it);
@@ -181,11 +181,6 @@ enum class NumberRead : std::uint8_t { Int, UInt, Double, Any };
       case NumberRead::Double: {
         double d;
         why = h.get_double().get(d);
-        break;
-      }
-      case NumberRead::Any: {
-        od::number n;
-        why = h.get_number().get(n);
         break;
       }
     }
