@@ -206,6 +206,12 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
                                                   llvm::AsanCtorKind::None));
     }
     pipeline.run(*built.module, mam);
+    // Code generation calls report_fatal_error on some IR it cannot lower; IR that the
+    // pipeline left invalid is refused here instead, and the codec stays interpreted.
+    problems.clear();
+    if (llvm::verifyModule(*built.module, &os)) {
+      return Status(Errc::jit_failed, "optimized IR does not verify: " + problems);
+    }
   }
   return built;
 }
