@@ -17,6 +17,7 @@ mkdir -p build-soak
 cmake -S . -B build-soak -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJITSER_SANITIZE= \
   -DJITSER_FUZZ=OFF -DJITSER_BUILD_TESTS=ON -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF \
   "-DJITSER_RANDOM_SEEDS=$seeds" > build-soak/cmake.log 2>&1
-cmake --build build-soak -j "$(nproc)" --target jitser_random_tests >> build-soak/cmake.log 2>&1
+cmake --build build-soak -j "$(nproc)" --target jitser_random_tests > build-soak/build.log 2>&1 ||
+  { tail -30 build-soak/build.log; exit 1; }
 echo "soak: seeds $first to $((first + count - 1)), $((count * 40)) types, both formats"
 JITSER_JIT=${JITSER_JIT:-sync} JITSER_RANDOM_VALUES=${3:-6} build-soak/tests/jitser_random_tests
