@@ -72,9 +72,8 @@ bool equals_default(const FieldDesc& field, const void* slot) {
     } else if constexpr (std::is_same_v<V, std::pair<unsigned char*, std::size_t>>) {
       return std::memcmp(slot, v.first, v.second) == 0;
     } else {
-      V held;
-      std::memcpy(&held, slot, sizeof held);
-      return held == v;
+      // By the bits: -0.0 is not a default of 0.0, or omit_default would drop its sign.
+      return std::memcmp(slot, &v, sizeof v) == 0;
     }
   });
 }

@@ -11,7 +11,8 @@ namespace jitser {
 /// the field is required.
 bool apply_missing(const FieldDesc& field, void* slot);
 
-/// True when the field declares a default and the value at `slot` equals it.
+/// True when the field declares a default and the value at `slot` equals it, floats by their
+/// bits (so -0.0 does not equal a default of 0.0).
 bool equals_default(const FieldDesc& field, const void* slot);
 
 /// True when the field holds an optional or pointer that is empty, or that holds only empty

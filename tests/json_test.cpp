@@ -594,6 +594,33 @@ TEST(Json, OmitNullLooksThroughNestedHolders) {
   EXPECT_EQ(****back.v, 3);
 }
 
+// omit_default compares floats by their bits: -0.0 is not a default of 0.0, so it is written
+// and keeps its sign (the soak found a default of 0.0 dropping it).
+struct Scaled {
+  double factor = 0.0;
+  float ratio = 0.0f;
+};
+
+TEST(Json, OmitDefaultKeepsNegativeZero) {
+  EngineOptions options;
+  options.json.omit_default = true;
+  Engine e(options);
+  ASSERT_TRUE(e.add(Struct<Scaled>("Scaled")
+                        .field("factor", &Scaled::factor, opt().default_to(0.0))
+                        .field("ratio", &Scaled::ratio, opt().default_to(0.0)))
+                  .ok());
+  Codec<Scaled> codec = test::codec_of<Scaled>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(Scaled{0.0, 0.0f}, out).ok());
+  EXPECT_EQ(text_of(out), "{}");
+  ASSERT_TRUE(codec.serialize(Scaled{-0.0, -0.0f}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"factor":-0.0,"ratio":-0.0})");
+  Scaled back;
+  ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+  EXPECT_TRUE(std::signbit(back.factor));
+  EXPECT_TRUE(std::signbit(back.ratio));
+}
+
 // nullable(): the field may be missing, and then holds a default-constructed value; an
 // explicit null is still a type mismatch for a type that has no null (README, field options).
 struct Counted {
