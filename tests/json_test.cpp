@@ -536,6 +536,25 @@ TEST(Json, DecimalsRoundTripAtEveryScale) {
   EXPECT_EQ(write(One<Decimal>{Decimal{41279, -312}}), R"({"v":41279e312})");
 }
 
+// A decimal as the whole document (a wrapper's root number) is read and consumed like any other
+// root value: reading its text once left it unread, and the reader saw trailing bytes.
+struct Price {
+  Decimal v;
+};
+
+TEST(Json, RootDecimalsAreConsumed) {
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<Price>("Price").wraps("v", &Price::v)).ok());
+  Codec<Price> codec = test::codec_of<Price>(e, Format::Json);
+  for (const char* text : {"41279e312", " -1.50 ", "7"}) {
+    Price p;
+    const Status s = codec.deserialize(bytes_of(text), p);
+    EXPECT_TRUE(s.ok()) << text << ": " << s.to_string();
+  }
+  Price p;
+  EXPECT_EQ(codec.deserialize(bytes_of("1 2"), p).code(), Errc::trailing_bytes);
+}
+
 // jitser::Value holds 64-bit integers and finite doubles; a number beyond them is refused,
 // out_of_range, rather than rounded.
 TEST(Json, ValueRefusesNumbersItCannotHold) {
