@@ -80,8 +80,8 @@ bool equals_default(const FieldDesc& field, const void* slot) {
 
 namespace {
 
-// JSON writes an empty holder as null, and so a holder whose value is an empty holder or a null
-// jitser::Value: reading null back leaves the outer holder empty.
+// JSON writes an empty holder as null, and so a holder whose value is an empty holder, a null
+// jitser::Value or a wrapper of either: reading null back leaves the outer holder empty.
 bool empty_chain(const TypeDesc& declared, const void* at, bool held) {
   const TypeDesc& t = declared.resolved();
   switch (t.kind) {
@@ -95,6 +95,13 @@ bool empty_chain(const TypeDesc& declared, const void* at, bool held) {
       return !v || empty_chain(*t.element, v, true);
     }
     case Kind::Dynamic: return held && static_cast<const Value*>(at)->is_null();
+    case Kind::Struct: {
+      // A value wrapper is written as its one field, so one that holds nothing is a null too;
+      // only inside a holder, which reads that null back as empty.
+      if (!held || !t.wrapper) return false;
+      const FieldDesc& inner = t.fields.front();
+      return empty_chain(*inner.type, static_cast<const char*>(at) + inner.offset, true);
+    }
     default: return false;
   }
 }

@@ -613,6 +613,28 @@ TEST(Json, OmitNullLooksThroughNestedHolders) {
   EXPECT_EQ(****back.v, 3);
 }
 
+// A wrapper is written as its one field: one that holds a null Value inside a pointer is a
+// null, which omit_null leaves out and which reads back as an empty pointer (the soak found
+// the written document changing on a second write).
+struct Boxed {
+  Value value;
+};
+
+TEST(Json, OmitNullLooksThroughWrappers) {
+  EngineOptions options;
+  options.json.omit_null = true;
+  Engine e(options);
+  ASSERT_TRUE(e.add(Struct<Boxed>("Boxed").wraps("value", &Boxed::value)).ok());
+  ASSERT_TRUE(test::add_one<std::shared_ptr<Boxed>>(e).ok());
+  Codec<One<std::shared_ptr<Boxed>>> codec =
+      test::codec_of<One<std::shared_ptr<Boxed>>>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize({std::make_shared<Boxed>()}, out).ok());
+  EXPECT_EQ(text_of(out), "{}");
+  ASSERT_TRUE(codec.serialize({std::make_shared<Boxed>(Boxed{Value(2)})}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"v":2})");
+}
+
 // omit_default compares floats by their bits: -0.0 is not a default of 0.0, so it is written
 // and keeps its sign (the soak found a default of 0.0 dropping it).
 struct Scaled {

@@ -301,6 +301,9 @@ bool holds_nothing(const TypeDesc& declared, const void* at) {
       return !x || holds_nothing(*t.element, x);
     }
     case Kind::Dynamic: return static_cast<const Value*>(at)->is_null();
+    case Kind::Struct:  // a wrapper is written as its one field
+      return t.wrapper && holds_nothing(*t.fields.front().type,
+                                        static_cast<const char*>(at) + t.fields.front().offset);
     default: return false;
   }
 }
