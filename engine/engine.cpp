@@ -11,10 +11,8 @@
 
 #include "engine/compile_queue.h"
 #include "engine/interpreter.h"
-#include "formats/binary/lower_binary.h"
+#include "formats/format_table.h"
 #include "formats/json/json_read.h"
-#include "formats/json/json_write.h"
-#include "formats/json/lower_json.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
 #include "typeinfo/registry.h"
@@ -135,16 +133,9 @@ struct Engine::Impl {
       state->type = *type;
       state->format = format;
       state->engine = this;
-      switch (format) {
-        case Format::Binary:
-          state->serialize = lower_binary(**type, Direction::Serialize);
-          state->deserialize = lower_binary(**type, Direction::Deserialize);
-          break;
-        case Format::Json:
-          state->serialize = lower_json(**type, Direction::Serialize);
-          state->deserialize = lower_json(**type, Direction::Deserialize);
-          break;
-      }
+      const FormatEntry& entry = format_entry(format);
+      state->serialize = entry.lower(**type, Direction::Serialize);
+      state->deserialize = entry.lower(**type, Direction::Deserialize);
       state->run = RunOptions{options.max_depth, options.binary_fingerprint,
                               options.require_fingerprint, options.json};
       switch (options.jit) {
@@ -297,10 +288,10 @@ Status Engine::compile_all() {
     std::lock_guard lock(impl_->mutex);
     for (const TypeDesc* type : impl_->registry.types()) {
       if (type->kind != Kind::Struct) continue;
-      for (Format format : {Format::Binary, Format::Json}) {  // the formats the JIT compiles
+      for (const FormatEntry& format : format_entries()) {
         // Through resolve(), which binds the type's references to other registered types.
         Result<detail::CodecState*> state =
-            impl_->codec_for(impl_->registry.resolve(type->name), format);
+            impl_->codec_for(impl_->registry.resolve(type->name), format.format);
         if (!state) return state.status();
       }
     }
@@ -358,7 +349,7 @@ Status DynCodec::serialize(const void* object, Buffer& out) const {
                                                static_cast<const std::uint8_t*>(object));
     if (end.cursor) {
       out.commit_to(end.cursor);
-      if (state_->format == Format::Json && state_->run.json.pretty) json::prettify(out);
+      if (auto finish = format_entry(state_->format).finish_write) finish(state_->run, out);
       return Status();
     }
     out.clear();
@@ -417,8 +408,9 @@ const TypeDesc& DynCodec::type() const { return *state_->type; }
 Format DynCodec::format() const { return state_->format; }
 
 std::string DynCodec::dump_plan(Direction direction) const {
-  return jitser::dump_plan(direction == Direction::Serialize ? state_->serialize
-                                                             : state_->deserialize);
+  return jitser::dump_plan(
+      direction == Direction::Serialize ? state_->serialize : state_->deserialize,
+      format_entry(state_->format).enc_name);
 }
 
 Result<std::string> DynCodec::dump_ir(Direction direction, bool optimized) const {
@@ -440,7 +432,7 @@ CodecStats DynCodec::stats() const {
   s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
   s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
   s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
-  if (s.format == Format::Json) s.json_kernel = json::kernel_name();
+  if (auto kernel = format_entry(s.format).reader_kernel) s.json_kernel = kernel();
   if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.
     std::lock_guard lock(state_->compile_mutex);

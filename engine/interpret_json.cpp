@@ -16,6 +16,7 @@
 #include "formats/json/json_text.h"
 #include "formats/json/json_value.h"
 #include "formats/json/json_write.h"
+#include "formats/json/lower_json.h"
 #include "typeinfo/value.h"
 #include "typeinfo/value_slot.h"
 
@@ -80,15 +81,15 @@ class JsonWriter : public Walker<JsonWriter, const std::uint8_t*> {
     bool first = true;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
-      const FieldDesc& field = *plan_.fields[in.name];
+      const PlanField& field = plan_.fields[in.field];
       const std::uint8_t* slot = base + in.offset;
-      if (options_.json.omit_null && holds_nothing(field, slot)) continue;
-      if (options_.json.omit_default && equals_default(field, slot)) continue;
+      if (options_.json.omit_null && holds_nothing(*field.desc, slot)) continue;
+      if (options_.json.omit_default && equals_default(*field.desc, slot)) continue;
       if (!first) literal(",");
       first = false;
-      literal(plan_.keys[in.name]);
+      literal(field.key);
       if (!op(in, slot)) {
-        failure_.path.push_back("." + plan_.names[in.name]);
+        failure_.path.push_back("." + field.name);
         return false;
       }
     }
@@ -113,7 +114,7 @@ class JsonWriter : public Walker<JsonWriter, const std::uint8_t*> {
   }
 
   bool integer(const Instr& in, const std::uint8_t* p) {
-    const bool quoted = in.b != 0;
+    const bool quoted = in.enc == json::kQuoted;
     return put(json::kMaxIntChars + 2, [&](char* o) {
       if (quoted) *o++ = '"';
       if (in.op == Op::Int) {
@@ -182,7 +183,7 @@ class JsonWriter : public Walker<JsonWriter, const std::uint8_t*> {
       case Op::Time: {
         std::int64_t ticks;
         std::memcpy(&ticks, p, 8);
-        const auto unit = static_cast<TimeUnit>(in.width);
+        const TimeUnit unit = in.type->unit;
         if (in.type->kind == Kind::Duration) {
           return put(json::kMaxTimeChars,
                      [&](char* o) { return json::put_duration(o, ticks, unit); });
@@ -244,7 +245,7 @@ class JsonWriter : public Walker<JsonWriter, const std::uint8_t*> {
       }
       case Op::Array: {
         const std::size_t stride = element_of(in).size;
-        return array(in.b, [&](std::size_t i) { return value(in.a, p + i * stride); });
+        return array(in.count, [&](std::size_t i) { return value(in.a, p + i * stride); });
       }
       case Op::Map: {
         const MapOps& ops = *in.type->map_ops;
@@ -386,8 +387,8 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     const std::uint32_t n = routine.end - routine.begin;
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint32_t i = (expected + k) % n;
-      const std::string& key = plan_.keys[plan_.code[routine.begin + i].name];
-      // keys[] is `"name":`; the raw key is compared from after its opening quote.
+      const std::string& key = plan_.fields[plan_.code[routine.begin + i].field].key;
+      // The key is `"name":`; the raw key is compared from after its opening quote.
       if (json::raw_key_is(raw, std::string_view(key).substr(1, key.size() - 2))) {
         return static_cast<int>(i);
       }
@@ -395,7 +396,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     std::string_view unescaped;
     if (json::unescaped_key(raw, &unescaped) != Errc::ok) return -2;
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (plan_.fields[plan_.code[routine.begin + i].name]->name == unescaped) {
+      if (plan_.fields[plan_.code[routine.begin + i].field].desc->name == unescaped) {
         return static_cast<int>(i);
       }
     }
@@ -428,13 +429,13 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
       }
       const Instr& in = plan_.code[routine.begin + i];
       if (was_seen(static_cast<std::uint32_t>(i))) {
-        failure_.path.push_back("." + plan_.names[in.name]);
+        failure_.path.push_back("." + plan_.fields[in.field].name);
         return fail(Errc::duplicate_key, "the field appears twice", key_at);
       }
       seen[i / 64] |= std::uint64_t{1} << (i % 64);
       expected = static_cast<std::uint32_t>(i) + 1;
       if (!op(in, base + in.offset, field)) {
-        failure_.path.push_back("." + plan_.names[in.name]);
+        failure_.path.push_back("." + plan_.fields[in.field].name);
         return false;
       }
       return true;
@@ -443,10 +444,10 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (was_seen(i)) continue;
       const Instr& in = plan_.code[routine.begin + i];
-      if (!apply_missing(*plan_.fields[in.name], base + in.offset)) {
-        failure_.path.push_back("." + plan_.names[in.name]);
-        return fail(Errc::missing_field,
-                    "required field \"" + plan_.fields[in.name]->name + "\" is missing",
+      const PlanField& field = plan_.fields[in.field];
+      if (!apply_missing(*field.desc, base + in.offset)) {
+        failure_.path.push_back("." + field.name);
+        return fail(Errc::missing_field, "required field \"" + field.desc->name + "\" is missing",
                     doc_.offset(v));
       }
     }
@@ -615,7 +616,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         const bool duration = in.type->kind == Kind::Duration;
         std::string_view s;
         std::int64_t ticks;
-        const Errc e = json::read_time(v, static_cast<TimeUnit>(in.width), duration, &ticks, &s);
+        const Errc e = json::read_time(v, in.type->unit, duration, &ticks, &s);
         if (e == Errc::out_of_range) {
           return fail(e,
                       "\"" + std::string(s) + "\" is not " +
@@ -680,18 +681,18 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
         std::size_t count = 0;
         const bool ok = elements(v, [&](std::size_t i, json::Slot* e) {
           count = i + 1;
-          if (i >= in.b) {
-            return fail(
-                Errc::out_of_range,
-                "more than the " + std::to_string(in.b) + " elements of " + display_name(*in.type),
-                doc_.offset(e));
+          if (i >= in.count) {
+            return fail(Errc::out_of_range,
+                        "more than the " + std::to_string(in.count) + " elements of " +
+                            display_name(*in.type),
+                        doc_.offset(e));
           }
           return value(in.a, p + i * stride, e);
         });
-        if (ok && count != in.b) {
+        if (ok && count != in.count) {
           return fail(Errc::out_of_range,
-                      std::to_string(count) + " elements for the " + std::to_string(in.b) + " of " +
-                          display_name(*in.type),
+                      std::to_string(count) + " elements for the " + std::to_string(in.count) +
+                          " of " + display_name(*in.type),
                       doc_.offset(v));
         }
         return ok;
@@ -737,9 +738,7 @@ class JsonReader : public Walker<JsonReader, std::uint8_t*> {
 
 Status interpret_json_serialize(const Plan& plan, const RunOptions& options, const void* object,
                                 Buffer& out) {
-  Status s = JsonWriter(plan, options, out).run_root(object);
-  if (s.ok() && options.json.pretty) json::prettify(out);
-  return s;
+  return JsonWriter(plan, options, out).run_root(object);
 }
 
 Status interpret_json_deserialize(const Plan& plan, const RunOptions& options,

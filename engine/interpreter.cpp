@@ -11,6 +11,7 @@
 #include "engine/walker.h"
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
+#include "formats/format_table.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/utf8.h"
 #include "typeinfo/value_slot.h"
@@ -49,7 +50,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
 
   bool op(const Instr& in, const std::uint8_t* p) {
     switch (in.op) {
-      case Op::Header: {
+      case Op::Frame: {
         std::uint8_t* o = out_.ensure(10);
         o[0] = wire::kMagic;
         o[1] = wire::kVersion | (options_.write_fingerprint ? wire::kHasFingerprint : 0);
@@ -67,19 +68,28 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         byte(b != 0);
         return true;
       }
-      case Op::Fixed: out_.append(p, in.width); return true;
-      case Op::VarUint: {
+      case Op::Float: out_.append(p, in.width); return true;
+      case Op::UInt: {
+        if (in.enc == wire::kFixed) {
+          out_.append(p, in.width);
+          return true;
+        }
         std::uint64_t v = 0;
         std::memcpy(&v, p, in.width);
         varuint(v);
         return true;
       }
-      case Op::VarSint: varuint(wire::zigzag(load_signed(p, in.width))); return true;
-      case Op::Int64Compact: {
-        std::int64_t v;
-        std::memcpy(&v, p, 8);
-        out_.commit_to(wire::put_int64_compact(out_.ensure(9), v));
-        return true;
+      case Op::Int: {
+        switch (in.enc) {
+          case wire::kFixed: out_.append(p, in.width); return true;
+          case wire::kCompact: {
+            std::int64_t v;
+            std::memcpy(&v, p, 8);
+            out_.commit_to(wire::put_int64_compact(out_.ensure(9), v));
+            return true;
+          }
+          default: varuint(wire::zigzag(load_signed(p, in.width))); return true;
+        }
       }
       case Op::String: {
         const auto& s = *reinterpret_cast<const std::string*>(p);
@@ -113,7 +123,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         std::int64_t ticks, seconds;
         std::uint64_t nanos;
         std::memcpy(&ticks, p, 8);
-        split_ticks(ticks, static_cast<TimeUnit>(in.width), seconds, nanos);
+        split_ticks(ticks, in.type->unit, seconds, nanos);
         varuint(wire::zigzag(seconds));
         varuint(nanos);
         return true;
@@ -159,7 +169,7 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         const std::size_t n = ops.size(p);
         varuint(n);
         if (n == 0) return true;
-        byte(in.width);
+        byte(in.enc);
         if (!ops.data) {  // std::vector<bool>
           std::uint8_t* o = out_.ensure(n);
           for (std::size_t i = 0; i < n; ++i) o[i] = ops.get_bool(p, i);
@@ -169,13 +179,13 @@ class Writer : public Walker<Writer, const std::uint8_t*> {
         const auto* data = static_cast<const std::uint8_t*>(ops.data(const_cast<std::uint8_t*>(p)));
         return elements(in.a, data, element_of(in).size, n);
       }
-      case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
+      case Op::Array: return elements(in.a, p, element_of(in).size, in.count);
       case Op::Map: {
         const MapOps& ops = *in.type->map_ops;
         const std::size_t n = ops.size(p);
         varuint(n);
         if (n == 0) return true;
-        byte(in.width);
+        byte(in.enc);
         if (!enter()) return false;
         alignas(std::max_align_t) unsigned char cursor[kMapIteratorSize];
         ops.begin(p, cursor);
@@ -288,12 +298,12 @@ class Reader : public Walker<Reader, std::uint8_t*> {
     return true;
   }
 
-  // The element header of a list or map must be the one the schema gives (Instr::width).
+  // The element header of a list or map must be the one the schema gives (Instr::enc).
   bool header(const Instr& in) {
     const std::uint8_t* at = p_;
     std::uint8_t h = 0;
     if (!byte(h)) return false;
-    if (h != in.width) {
+    if (h != in.enc) {
       return fail(Errc::bad_flag,
                   "element header " + std::to_string(h) + " does not fit elements of type " +
                       display_name(element_of(in)),
@@ -313,9 +323,39 @@ class Reader : public Walker<Reader, std::uint8_t*> {
     }
   }
 
+  bool fixed(const Instr& in, std::uint8_t* p) {
+    if (remaining() < in.width) return truncated(in.width);
+    std::memcpy(p, p_, in.width);
+    p_ += in.width;
+    return true;
+  }
+
+  bool compact(std::uint8_t* p) {
+    if (remaining() < 4) return truncated(4);
+    std::int64_t v;
+    if (!(p_[0] & 1)) {
+      std::uint32_t raw;
+      std::memcpy(&raw, p_, 4);
+      v = static_cast<std::int32_t>(raw) >> 1;
+      p_ += 4;
+    } else {
+      if (p_[0] != 0x01)
+        return fail(Errc::bad_flag, "compact int64 tag " + std::to_string(p_[0]), p_);
+      if (remaining() < 9) return truncated(9);
+      std::memcpy(&v, p_ + 1, 8);
+      if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) {
+        return fail(Errc::varint_overlong, "compact int64 in its long form holds a short value",
+                    p_);
+      }
+      p_ += 9;
+    }
+    std::memcpy(p, &v, 8);
+    return true;
+  }
+
   bool op(const Instr& in, std::uint8_t* p) {
     switch (in.op) {
-      case Op::Header: {
+      case Op::Frame: {
         if (remaining() < 2) return truncated(2);
         if (p_[0] != wire::kMagic)
           return fail(Errc::bad_header, "not jitser binary (bad magic byte)", p_);
@@ -351,46 +391,20 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         *p = b;
         return true;
       }
-      case Op::Fixed:
-        if (remaining() < in.width) return truncated(in.width);
-        std::memcpy(p, p_, in.width);
-        p_ += in.width;
-        return true;
-      case Op::VarUint: {
-        std::uint64_t v;
-        if (!varuint(in.width * 8u, v)) return false;
-        std::memcpy(p, &v, in.width);
-        return true;
-      }
-      case Op::VarSint: {
-        std::uint64_t v;
-        if (!varuint(in.width * 8u, v)) return false;
-        const std::int64_t s = wire::unzigzag(v);
-        std::memcpy(p, &s, in.width);  // little-endian: the low bytes are the narrow value
-        return true;
-      }
-      case Op::Int64Compact: {
-        if (remaining() < 4) return truncated(4);
-        std::int64_t v;
-        if (!(p_[0] & 1)) {
-          std::uint32_t raw;
-          std::memcpy(&raw, p_, 4);
-          v = static_cast<std::int32_t>(raw) >> 1;
-          p_ += 4;
-        } else {
-          if (p_[0] != 0x01)
-            return fail(Errc::bad_flag, "compact int64 tag " + std::to_string(p_[0]), p_);
-          if (remaining() < 9) return truncated(9);
-          std::memcpy(&v, p_ + 1, 8);
-          if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) {
-            return fail(Errc::varint_overlong, "compact int64 in its long form holds a short value",
-                        p_);
+      case Op::Int:
+      case Op::UInt:
+      case Op::Float:
+        switch (in.enc) {
+          case wire::kFixed: return fixed(in, p);
+          case wire::kCompact: return compact(p);
+          default: {
+            std::uint64_t v;
+            if (!varuint(in.width * 8u, v)) return false;
+            if (in.enc == wire::kZigzag) v = static_cast<std::uint64_t>(wire::unzigzag(v));
+            std::memcpy(p, &v, in.width);  // little-endian: the low bytes are the narrow value
+            return true;
           }
-          p_ += 9;
         }
-        std::memcpy(p, &v, 8);
-        return true;
-      }
       case Op::String: {
         std::uint64_t n;
         if (!count(1, n)) return false;
@@ -445,8 +459,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
           return fail(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
                       at);
         std::int64_t ticks;
-        if (!join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(in.width),
-                        ticks)) {
+        if (!join_ticks(wire::unzigzag(raw_seconds), nanos, in.type->unit, ticks)) {
           return fail(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at);
         }
         std::memcpy(p, &ticks, 8);
@@ -535,7 +548,7 @@ class Reader : public Walker<Reader, std::uint8_t*> {
         }
         return elements(in.a, static_cast<std::uint8_t*>(ops.data(p)), element_of(in).size, n);
       }
-      case Op::Array: return elements(in.a, p, element_of(in).size, in.b);
+      case Op::Array: return elements(in.a, p, element_of(in).size, in.count);
       case Op::Map: {
         const MapOps& ops = *in.type->map_ops;
         const std::uint32_t min_entry =
@@ -598,11 +611,15 @@ Status interpret_binary_deserialize(const Plan& plan, const RunOptions& options,
 
 Status interpret_serialize(const Plan& plan, const RunOptions& options, const void* object,
                            Buffer& out) {
+  Status s;
   switch (plan.format) {
-    case Format::Binary: return interpret_binary_serialize(plan, options, object, out);
-    case Format::Json: return interpret_json_serialize(plan, options, object, out);
+    case Format::Binary: s = interpret_binary_serialize(plan, options, object, out); break;
+    case Format::Json: s = interpret_json_serialize(plan, options, object, out); break;
   }
-  return Status(Errc::invalid_descriptor, "unknown format");
+  if (s.ok()) {
+    if (auto finish = format_entry(plan.format).finish_write) finish(options, out);
+  }
+  return s;
 }
 
 Status interpret_deserialize(const Plan& plan, const RunOptions& options,

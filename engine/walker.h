@@ -109,7 +109,7 @@ class Walker {
     for (std::uint32_t i = r.begin; i < r.end; ++i) {
       const Instr& in = plan_.code[i];
       if (!self().op(in, base + in.offset)) {
-        if (in.name != kNoName) failure_.path.push_back("." + plan_.names[in.name]);
+        if (in.field != kNoField) failure_.path.push_back("." + plan_.fields[in.field].name);
         return false;
       }
     }

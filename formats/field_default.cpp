@@ -64,6 +64,17 @@ bool apply_missing(const FieldDesc& field, void* slot) {
   return true;
 }
 
+bool is_required(const FieldDesc& field) {
+  const TypeDesc& t = field.type->resolved();
+  if (!std::holds_alternative<std::monostate>(field.default_value)) return false;
+  switch (t.kind) {
+    case Kind::Optional:
+    case Kind::UniquePtr:
+    case Kind::SharedPtr: return false;
+    default: return !field.nullable || !t.value_ops;
+  }
+}
+
 bool equals_default(const FieldDesc& field, const void* slot) {
   return with_default(field, [&](const auto& v) {
     using V = std::decay_t<decltype(v)>;

@@ -11,6 +11,9 @@ namespace jitser {
 /// the field is required.
 bool apply_missing(const FieldDesc& field, void* slot);
 
+/// True when input must hold the field: apply_missing fails for it.
+bool is_required(const FieldDesc& field);
+
 /// True when the field declares a default and the value at `slot` equals it, floats by their
 /// bits (so -0.0 does not equal a default of 0.0).
 bool equals_default(const FieldDesc& field, const void* slot);

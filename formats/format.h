@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace jitser {
 
@@ -22,5 +24,7 @@ enum class Direction : std::uint8_t { Serialize, Deserialize };
 
 /// "binary", ...: the name used by the tool and the benchmark.
 const char* format_name(Format format);
+/// The format of that name, or none.
+std::optional<Format> parse_format(std::string_view name);
 
 }  // namespace jitser

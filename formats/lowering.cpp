@@ -1,5 +1,7 @@
 #include "formats/lowering.h"
 
+#include "formats/field_default.h"
+
 namespace jitser {
 
 std::uint32_t Lowering::reserve(const TypeDesc& type) {
@@ -14,11 +16,15 @@ void Lowering::finish(std::uint32_t index, const std::vector<Instr>& body) {
   r.end = static_cast<std::uint32_t>(plan_.code.size());
 }
 
-std::uint16_t Lowering::name(const FieldDesc& f) {
-  plan_.names.push_back(f.cpp_name.empty() ? f.name : f.cpp_name);
-  plan_.fields.push_back(&f);
-  named(f);
-  return static_cast<std::uint16_t>(plan_.names.size() - 1);
+std::uint16_t Lowering::field(const FieldDesc& f, std::size_t index) {
+  plan_.fields.push_back(PlanField{
+      .name = f.cpp_name.empty() ? f.name : f.cpp_name,
+      .key = key(f),
+      .number = f.number ? f.number : static_cast<std::uint32_t>(index + 1),
+      .required = is_required(f),
+      .desc = &f,
+  });
+  return static_cast<std::uint16_t>(plan_.fields.size() - 1);
 }
 
 std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
@@ -26,8 +32,9 @@ std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
   const std::uint32_t index = reserve(s);
   structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
   std::vector<Instr> body;
-  for (const FieldDesc& f : s.fields) {
-    slot(*f.type, static_cast<std::uint32_t>(f.offset), name(f), body);
+  for (std::size_t i = 0; i < s.fields.size(); ++i) {
+    const FieldDesc& f = s.fields[i];
+    slot(*f.type, static_cast<std::uint32_t>(f.offset), field(f, i), body);
   }
   finish(index, body);
   return index;
@@ -44,7 +51,7 @@ std::uint32_t Lowering::element_routine(const TypeDesc& element, std::uint8_t va
   std::vector<Instr> body;
   const std::uint8_t outer = variant_;
   variant_ = variant;
-  slot(element, 0, kNoName, body);
+  slot(element, 0, kNoField, body);
   variant_ = outer;
   finish(index, body);
   return index;

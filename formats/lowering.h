@@ -20,15 +20,16 @@ class Lowering {
 
  protected:
   /// Appends the instructions for one value of `type` at `offset` from the routine's base;
-  /// `field` is its name index, or kNoName.
+  /// `field` is its index in Plan::fields, or kNoField.
   virtual void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
                     std::vector<Instr>& out) = 0;
-  /// Called once per field name added: formats may record more about the field.
-  virtual void named(const FieldDesc&) {}
+  /// The field's key as the format writes it before the value; none for positional formats.
+  virtual std::string key(const FieldDesc&) { return {}; }
 
   std::uint32_t reserve(const TypeDesc& type);
   void finish(std::uint32_t index, const std::vector<Instr>& body);
-  std::uint16_t name(const FieldDesc& f);
+  /// Adds a field of struct `s` to Plan::fields; `index` is its place in the declaration.
+  std::uint16_t field(const FieldDesc& f, std::size_t index);
   std::uint32_t struct_routine(const TypeDesc& s);
   /// The routine that handles one container element (or map key) of this type. Elements of the
   /// same shape share one routine, so the JIT compiles each shape once; `variant` separates

@@ -1,11 +1,13 @@
-// The Plan: one program per (type, format, direction), run by the interpreter and, later,
-// translated by the JIT with every operand a constant.
+// The Plan: one program per (type, format, direction), run by the interpreter and translated by
+// the JIT with every operand a constant.
 //
 // Like upb's mini-table, a Plan is plain data: a flat array of fixed-size instructions grouped
 // into routines, one routine per struct type (and one per container element that is not a
-// struct). An instruction names an encoding and where its value lives (an offset from the
-// routine's base); containers and nested structs name the routine that handles one element.
-// A Plan only points into the TypeDescs it was lowered from, so it lives no longer than they do.
+// struct). An instruction names a kind of value, where it lives (an offset from the routine's
+// base) and its width in memory; containers and nested structs name the routine that handles
+// one element. Every field of a record means the same in every format, except `enc`: the
+// format's choice of encoding for the value, which only that format reads. A Plan only points
+// into the TypeDescs it was lowered from, so it lives no longer than they do.
 #pragma once
 
 #include <cstdint>
@@ -17,43 +19,50 @@
 
 namespace jitser {
 
+/// The kind of value an instruction reads or writes.
 enum class Op : std::uint8_t {
-  Header,        // format framing at the start of the input: magic, version, fingerprint
-  Bool,          // one byte, 0 or 1
-  Fixed,         // `width` bytes little-endian (8/16-bit integers, float, double)
-  VarUint,       // LEB128 of an unsigned integer of `width` bytes
-  VarSint,       // zigzag LEB128 of a signed integer of `width` bytes
-  Int64Compact,  // 4 bytes (v << 1) when v fits in 31 bits signed, else 0x01 and 8 bytes
-  String,        // varuint length, UTF-8 bytes
-  Bytes,         // varuint length, raw bytes
-  Enum,          // zigzag LEB128 of the value; `type` holds the declared values
-  Decimal,       // zigzag unscaled (int64), zigzag scale (int32)
-  Time,          // zigzag seconds, varuint nanoseconds; `width` holds the in-memory TimeUnit
-  Struct,        // routine `a` at base + offset
-  Nullable,      // flag byte, then routine `a` on the held value (optional, unique_ptr)
-  Shared,        // reference flag byte, then a reference id or routine `a` (shared_ptr)
-  List,          // varuint count, element header, routine `a` per element (std::vector)
-  Array,         // `b` elements, routine `a` per element, no count on the wire
-  Map,           // varuint count, entry header, key routine `a`, value routine `b` per entry
-  Dynamic,       // a jitser::Value, its type carried in the data
-  // Text formats
-  Int,    // a signed integer of `width` bytes as a number; `b` = 1: as a string (a map key)
-  UInt,   // an unsigned integer of `width` bytes, likewise
-  Float,  // a float (`width` 4) or double (8)
+  Frame,     // the format's framing of a whole input (binary: magic, version, fingerprint)
+  Bool,      // `width` 1
+  Int,       // a signed integer of `width` bytes
+  UInt,      // an unsigned integer of `width` bytes
+  Float,     // a float (`width` 4) or double (8)
+  String,    // std::string, UTF-8
+  Bytes,     // a byte vector
+  Enum,      // an integer of `width` bytes; `type` holds the declared values
+  Decimal,   // jitser::Decimal
+  Time,      // an int64 count of `type->unit`: a timestamp or duration, as `type->kind` says
+  Dynamic,   // a jitser::Value, its type carried in the data
+  Struct,    // routine `a` at base + offset
+  Nullable,  // nothing, or routine `a` on the held value (optional, unique_ptr)
+  Shared,    // nothing, or routine `a` on the object (shared_ptr)
+  List,      // routine `a` per element (std::vector)
+  Array,     // `count` elements, routine `a` per element
+  Map,       // key routine `a`, value routine `b` per entry
 };
 
 const char* op_name(Op op);
 
-inline constexpr std::uint16_t kNoName = 0xFFFF;
+inline constexpr std::uint16_t kNoField = 0xFFFF;
 
 struct Instr {
   Op op;
-  std::uint8_t width = 0;          // Fixed/VarUint/VarSint/Enum: bytes in memory; Time: unit
-  std::uint16_t name = kNoName;    // field name (index into Plan::names) for error paths
+  std::uint8_t width = 0;          // Bool, Int, UInt, Float, Enum: bytes in memory
+  std::uint8_t enc = 0;            // the format's encoding of the value; only it reads this
+  std::uint16_t field = kNoField;  // the field it belongs to (index into Plan::fields)
   std::uint32_t offset = 0;        // of the value, from the routine's base address
-  std::uint32_t a = 0;             // sub-routine (element, key)
-  std::uint32_t b = 0;             // Map: value routine; Array: element count
+  std::uint32_t a = 0;             // sub-routine: element, held value, map key
+  std::uint32_t b = 0;             // Map: value routine
+  std::uint32_t count = 0;         // Array: elements
   const TypeDesc* type = nullptr;  // the slot's type: ops tables, element size, enum values
+};
+
+/// A field of a struct as the Plan's instructions refer to it.
+struct PlanField {
+  std::string name;                 // in error paths: the declared name
+  std::string key;                  // the format's key, pre-encoded (JSON `"uri":`); positional: ""
+  std::uint32_t number = 0;         // the declared field number, else declaration index + 1
+  bool required = false;            // input must hold it: no default, not optional or nullable
+  const FieldDesc* desc = nullptr;  // its default, for readers that fill in missing fields
 };
 
 struct Routine {
@@ -63,18 +72,25 @@ struct Routine {
   std::uint32_t min_wire_bytes = 0;  // the fewest input bytes one run can consume
 };
 
+/// How a format lays out what the Plan's instructions describe.
+struct FormatTraits {
+  /// Objects carry a key per field (JSON), or fields follow each other by position (binary).
+  bool keyed_objects = false;
+  /// How the reader knows where a list or map ends.
+  enum class Containers : std::uint8_t { CountPrefixed, SizePrefixed, Terminated };
+  Containers containers = Containers::CountPrefixed;
+};
+
 struct Plan {
   Format format = Format::Binary;
   Direction direction = Direction::Serialize;
+  FormatTraits traits;
   const TypeDesc* root_type = nullptr;
   std::uint32_t root = 0;  // routine run on the root object
   std::uint64_t fingerprint = 0;
   std::vector<Instr> code;
   std::vector<Routine> routines;
-  std::vector<std::string> names;
-  // Parallel to names: the field each name is of, and (JSON) its key pre-encoded as `"key":`.
-  std::vector<const FieldDesc*> fields;
-  std::vector<std::string> keys;
+  std::vector<PlanField> fields;
 };
 
 /// What a codec is configured with beyond its Plan; both tiers honour it (the JIT as constants).
@@ -86,6 +102,7 @@ struct RunOptions {
 };
 
 /// A stable, readable listing of the Plan, one instruction a line; golden files compare it.
-std::string dump_plan(const Plan& plan);
+/// `enc_name` names an instruction's encoding as its format calls it.
+std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&));
 
 }  // namespace jitser

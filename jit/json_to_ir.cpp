@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "formats/json/json_write.h"
+#include "formats/json/lower_json.h"
 #include "jit/emitter.h"
 
 namespace jitser::jit {
@@ -124,7 +125,7 @@ class JsonWriteEmitter : public WriterBase {
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       if (i != routine.begin) literal += ',';
-      literal += plan_.keys[in.name];
+      literal += plan_.fields[in.field].key;
       if (in.op == Op::Struct && !track_depth_) {
         expand(in.a, at(base, in.offset), literal, out);
       } else {
@@ -150,7 +151,7 @@ class JsonWriteEmitter : public WriterBase {
       BasicBlock* key = block("field.key");
       BasicBlock* next = block("field.next");
       Value* left_out =
-          b_.CreateCall(omit, {const_ptr(plan_.fields[in.name]), at(base, in.offset),
+          b_.CreateCall(omit, {const_ptr(plan_.fields[in.field].desc), at(base, in.offset),
                                c32(options_.json.omit_null), c32(options_.json.omit_default)});
       b_.CreateCondBr(left_out, next, write);
       b_.SetInsertPoint(write);
@@ -161,7 +162,7 @@ class JsonWriteEmitter : public WriterBase {
       b_.CreateBr(key);
       b_.SetInsertPoint(key);
       b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), first);
-      step({plan_.keys[in.name], &in, base});
+      step({plan_.fields[in.field].key, &in, base});
       b_.CreateBr(next);
       b_.SetInsertPoint(next);
     }
@@ -262,10 +263,11 @@ class JsonWriteEmitter : public WriterBase {
       case Op::Int:
       case Op::UInt: {
         const bool is_signed = in.op == Op::Int;
-        if (in.b) put_literal("\"");
+        const bool quoted = in.enc == json::kQuoted;
+        if (quoted) put_literal("\"");
         put(is_signed ? "jitser_rt_json_int" : "jitser_rt_json_uint", {i64_},
             {load_wide(slot, in.width, is_signed)});
-        if (in.b) put_literal("\"");
+        if (quoted) put_literal("\"");
         return;
       }
       case Op::Float:
@@ -305,7 +307,8 @@ class JsonWriteEmitter : public WriterBase {
       case Op::Decimal: put("jitser_rt_json_decimal", {ptr_}, {slot}); return;
       case Op::Time:
         put("jitser_rt_json_time", {i64_, i32_, i32_},
-            {load(i64_, slot, 0), c32(in.width), c32(in.type->kind == Kind::Duration)});
+            {load(i64_, slot, 0), c32(static_cast<std::uint32_t>(in.type->unit)),
+             c32(in.type->kind == Kind::Duration)});
         return;
       default: return;
     }
@@ -468,7 +471,7 @@ class JsonWriteEmitter : public WriterBase {
         list(data, stride, n, in.a);
         return;
       }
-      case Op::Array: list(slot, element_of(in).size, c64(in.b), in.a); return;
+      case Op::Array: list(slot, element_of(in).size, c64(in.count), in.a); return;
       case Op::Map:
         enter(context);
         checked_span(b_.CreateCall(
@@ -509,8 +512,7 @@ class JsonReadEmitter : public EmitterBase {
       } else {
         const Instr& in = plan_.code[routine.begin];
         // A map's key routine stays empty: jitser_rt_json_read_map reads keys from their text.
-        const bool map_key = in.b != 0 && (in.op == Op::String || in.op == Op::Int ||
-                                           in.op == Op::UInt || in.op == Op::Enum);
+        const bool map_key = in.enc == json::kQuoted;
         if (!map_key) value(in, fn_->getArg(1), at(fn_->getArg(2), in.offset));
       }
       b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
@@ -558,7 +560,7 @@ class JsonReadEmitter : public EmitterBase {
   }
 
   std::string_view key_tail(const Instr& in) const {
-    const std::string& key = plan_.keys[in.name];  // `"name":`
+    const std::string& key = plan_.fields[in.field].key;  // `"name":`
     return std::string_view(key).substr(1, key.size() - 2);
   }
 
@@ -618,7 +620,8 @@ class JsonReadEmitter : public EmitterBase {
     // No key matched as written: compare its unescaped text with the fields' names.
     std::vector<llvm::Constant*> fields;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
-      fields.push_back(llvm::cast<llvm::Constant>(const_ptr(plan_.fields[plan_.code[i].name])));
+      fields.push_back(
+          llvm::cast<llvm::Constant>(const_ptr(plan_.fields[plan_.code[i].field].desc)));
     }
     Value* table = llvm::ConstantPointerNull::get(ptr_);
     if (n) {
@@ -655,7 +658,7 @@ class JsonReadEmitter : public EmitterBase {
       b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, done);
       b_.SetInsertPoint(absent);
       check("jitser_rt_json_missing", {ptr_, ptr_},
-            {const_ptr(plan_.fields[in.name]), at(base, in.offset)});
+            {const_ptr(plan_.fields[in.field].desc), at(base, in.offset)});
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
     }
@@ -713,7 +716,8 @@ class JsonReadEmitter : public EmitterBase {
       case Op::Decimal: check("jitser_rt_json_read_decimal", {ptr_, ptr_}, {value, p}); return;
       case Op::Time:
         check("jitser_rt_json_read_time", {ptr_, ptr_, i32_, i32_},
-              {value, p, c32(in.width), c32(in.type->kind == Kind::Duration)});
+              {value, p, c32(static_cast<std::uint32_t>(in.type->unit)),
+               c32(in.type->kind == Kind::Duration)});
         return;
       case Op::Dynamic:
         check("jitser_rt_json_read_value", {ptr_, ptr_, ptr_}, {context, value, p});
@@ -768,11 +772,11 @@ class JsonReadEmitter : public EmitterBase {
         b_.CreateStore(c64(0), count);
         each_element(value, [&](Value* element) {
           Value* i = b_.CreateLoad(i64_, count);
-          fail_if(b_.CreateICmpUGE(i, c64(in.b)));  // more elements than the array holds
+          fail_if(b_.CreateICmpUGE(i, c64(in.count)));  // more elements than the array holds
           call_routine(in.a, element, b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(i, c64(stride))));
           b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
         });
-        fail_if(b_.CreateICmpNE(b_.CreateLoad(i64_, count), c64(in.b)));
+        fail_if(b_.CreateICmpNE(b_.CreateLoad(i64_, count), c64(in.count)));
         leave(context);
         return;
       }

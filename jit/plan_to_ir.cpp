@@ -139,12 +139,16 @@ class WriteEmitter : public WriterBase {
   // The most bytes an instruction writes, when it writes a bounded amount and calls nothing.
   static std::uint64_t fixed_bound(const Instr& in) {
     switch (in.op) {
-      case Op::Header: return 10;
+      case Op::Frame: return 10;
       case Op::Bool: return 1;
-      case Op::Fixed: return in.width;
-      case Op::VarUint:
-      case Op::VarSint: return (in.width * 8u + 6) / 7;
-      case Op::Int64Compact: return 9;
+      case Op::Int:
+      case Op::UInt:
+      case Op::Float:
+        switch (in.enc) {
+          case wire::kFixed: return in.width;
+          case wire::kCompact: return 9;
+          default: return (in.width * 8u + 6) / 7;
+        }
       case Op::Enum:
       case Op::Decimal:
       case Op::Time: return 2 * wire::kMaxVarintBytes;
@@ -204,9 +208,28 @@ class WriteEmitter : public WriterBase {
     return is_signed ? b_.CreateSExt(v, i64_) : b_.CreateZExt(v, i64_);
   }
 
+  // Compact int64: 4 bytes of v << 1 when v is in [-2^30, 2^30), else 0x01 and 8 bytes.
+  void put_compact(Value* v) {
+    BasicBlock* small = block("sli.small");
+    BasicBlock* large = block("sli.large");
+    BasicBlock* done = block("sli.done");
+    b_.CreateCondBr(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)), small,
+                    large);
+    b_.SetInsertPoint(small);
+    store(b_.CreateShl(b_.CreateTrunc(v, i32_), llvm::ConstantInt::get(i32_, 1)), cursor(), 0);
+    advance(4);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(large);
+    store(c8(0x01), cursor(), 0);
+    store(v, cursor(), 1);
+    advance(9);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
   void bounded(const Instr& in, Value* base) {
     switch (in.op) {
-      case Op::Header: {
+      case Op::Frame: {
         put_byte(wire::kMagic);
         put_byte(wire::kVersion | (options_.write_fingerprint ? wire::kHasFingerprint : 0));
         if (options_.write_fingerprint) {
@@ -221,31 +244,20 @@ class WriteEmitter : public WriterBase {
         advance(1);
         return;
       }
-      case Op::Fixed:
-        store(load(int_type(in.width), base, in.offset), cursor(), 0);
-        advance(in.width);
-        return;
-      case Op::VarUint: put_varuint(load_wide(base, in.offset, in.width, false)); return;
-      case Op::VarSint: put_varuint(zigzag(load_wide(base, in.offset, in.width, true))); return;
-      case Op::Int64Compact: {
-        Value* v = load(i64_, base, in.offset);
-        BasicBlock* small = block("sli.small");
-        BasicBlock* large = block("sli.large");
-        BasicBlock* done = block("sli.done");
-        b_.CreateCondBr(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)), small,
-                        large);
-        b_.SetInsertPoint(small);
-        store(b_.CreateShl(b_.CreateTrunc(v, i32_), llvm::ConstantInt::get(i32_, 1)), cursor(), 0);
-        advance(4);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(large);
-        store(c8(0x01), cursor(), 0);
-        store(v, cursor(), 1);
-        advance(9);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(done);
-        return;
-      }
+      case Op::Int:
+      case Op::UInt:
+      case Op::Float:
+        switch (in.enc) {
+          case wire::kFixed:
+            store(load(int_type(in.width), base, in.offset), cursor(), 0);
+            advance(in.width);
+            return;
+          case wire::kVarint: put_varuint(load_wide(base, in.offset, in.width, false)); return;
+          case wire::kZigzag:
+            put_varuint(zigzag(load_wide(base, in.offset, in.width, true)));
+            return;
+          default: put_compact(load(i64_, base, in.offset)); return;
+        }
       case Op::Enum: {
         const TypeDesc& e = *in.type;
         Value* v = load_wide(base, in.offset, static_cast<unsigned>(e.size), !enum_unsigned(e));
@@ -260,7 +272,7 @@ class WriteEmitter : public WriterBase {
         return;
       }
       case Op::Time: {
-        const std::int64_t per_second = ticks_per_second(static_cast<TimeUnit>(in.width));
+        const std::int64_t per_second = ticks_per_second(in.type->unit);
         Value* ticks = load(i64_, base, in.offset);
         Value* seconds = b_.CreateSDiv(ticks, c64(per_second));
         Value* rest = b_.CreateSRem(ticks, c64(per_second));
@@ -343,7 +355,7 @@ class WriteEmitter : public WriterBase {
         BasicBlock* done = block("list.done");
         b_.CreateCondBr(b_.CreateICmpEQ(n, c64(0)), done, some);
         b_.SetInsertPoint(some);
-        put_byte(in.width);
+        put_byte(in.enc);
         if (!data) {
           checked_span(b_.CreateCall(
               helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
@@ -356,7 +368,7 @@ class WriteEmitter : public WriterBase {
         return;
       }
       case Op::Array:
-        elements(context, slot, element_of(in).size, c64(in.b),
+        elements(context, slot, element_of(in).size, c64(in.count),
                  [&](Value* element) { call_routine(in.a, element); });
         return;
       case Op::Dynamic:
@@ -367,7 +379,7 @@ class WriteEmitter : public WriterBase {
         Function* write_map =
             helper("jitser_rt_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
         checked_span(b_.CreateCall(write_map, {context, cursor(), b_.CreateLoad(ptr_, limit_), slot,
-                                               const_ptr(in.type->map_ops), c8(in.width),
+                                               const_ptr(in.type->map_ops), c8(in.enc),
                                                routines_[in.a], routines_[in.b]}));
         return;
       }
@@ -506,7 +518,9 @@ class ReadEmitter : public EmitterBase {
   static std::uint64_t fixed_size(const Instr& in) {
     switch (in.op) {
       case Op::Bool: return 1;
-      case Op::Fixed: return in.width;
+      case Op::Int:
+      case Op::UInt:
+      case Op::Float: return in.enc == wire::kFixed ? in.width : 0;
       default: return 0;
     }
   }
@@ -678,10 +692,35 @@ class ReadEmitter : public EmitterBase {
     advance(in.width);
   }
 
+  // Compact int64, refusing a long form that holds a short value: one encoding per value.
+  void get_compact(Value* slot) {
+    need(c64(4));
+    Value* first = load(i8_, pos(), 0);
+    BasicBlock* small = block("sli.small");
+    BasicBlock* large = block("sli.large");
+    BasicBlock* done = block("sli.done");
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(first, c8(1)), c8(0)), small, large);
+    b_.SetInsertPoint(small);
+    Value* raw = load(i32_, pos(), 0);
+    store(b_.CreateSExt(b_.CreateAShr(raw, llvm::ConstantInt::get(i32_, 1)), i64_), slot, 0);
+    advance(4);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(large);
+    fail_if(b_.CreateICmpNE(first, c8(0x01)));
+    need(c64(9));
+    Value* v = load(i64_, pos(), 1);
+    // The long form of a value that fits the short one is refused: one encoding per value.
+    fail_if(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)));
+    store(v, slot, 0);
+    advance(9);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
   void variable(Value* context, const Instr& in, Value* base) {
     Value* slot = at(base, in.offset);
     switch (in.op) {
-      case Op::Header: {
+      case Op::Frame: {
         need(c64(2));
         fail_if(b_.CreateICmpNE(load(i8_, pos(), 0), c8(wire::kMagic)));
         Value* flags = load(i8_, pos(), 1);
@@ -707,36 +746,16 @@ class ReadEmitter : public EmitterBase {
         b_.SetInsertPoint(done);
         return;
       }
-      case Op::VarUint:
-        store(b_.CreateTrunc(get_varuint(in.width * 8u), int_type(in.width)), slot, 0);
+      case Op::Int:
+      case Op::UInt:
+        if (in.enc == wire::kVarint) {
+          store(b_.CreateTrunc(get_varuint(in.width * 8u), int_type(in.width)), slot, 0);
+        } else if (in.enc == wire::kZigzag) {
+          store(b_.CreateTrunc(unzigzag(get_varuint(in.width * 8u)), int_type(in.width)), slot, 0);
+        } else {
+          get_compact(slot);
+        }
         return;
-      case Op::VarSint:
-        store(b_.CreateTrunc(unzigzag(get_varuint(in.width * 8u)), int_type(in.width)), slot, 0);
-        return;
-      case Op::Int64Compact: {
-        need(c64(4));
-        Value* first = load(i8_, pos(), 0);
-        BasicBlock* small = block("sli.small");
-        BasicBlock* large = block("sli.large");
-        BasicBlock* done = block("sli.done");
-        b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(first, c8(1)), c8(0)), small, large);
-        b_.SetInsertPoint(small);
-        Value* raw = load(i32_, pos(), 0);
-        store(b_.CreateSExt(b_.CreateAShr(raw, llvm::ConstantInt::get(i32_, 1)), i64_), slot, 0);
-        advance(4);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(large);
-        fail_if(b_.CreateICmpNE(first, c8(0x01)));
-        need(c64(9));
-        Value* v = load(i64_, pos(), 1);
-        // The long form of a value that fits the short one is refused: one encoding per value.
-        fail_if(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)));
-        store(v, slot, 0);
-        advance(9);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(done);
-        return;
-      }
       case Op::String: {
         Value* n = get_count(1);
         fail_if(b_.CreateNot(b_.CreateCall(string_assigner(), {slot, pos(), end_, n})));
@@ -767,9 +786,10 @@ class ReadEmitter : public EmitterBase {
         return;
       }
       case Op::Time: {
-        Value* next =
-            b_.CreateCall(helper("jitser_rt_read_time", ptr_, {ptr_, ptr_, i32_, ptr_}),
-                          {pos(), end_, llvm::ConstantInt::get(i32_, in.width), scratch_});
+        Value* next = b_.CreateCall(
+            helper("jitser_rt_read_time", ptr_, {ptr_, ptr_, i32_, ptr_}),
+            {pos(), end_, llvm::ConstantInt::get(i32_, static_cast<std::uint32_t>(in.type->unit)),
+             scratch_});
         fail_if(b_.CreateIsNull(next));
         b_.CreateStore(next, p_);
         store(b_.CreateLoad(i64_, scratch_), slot, 0);
@@ -833,7 +853,7 @@ class ReadEmitter : public EmitterBase {
         call_host(reinterpret_cast<const void*>(ops->resize), resize_type, {slot, c64(0)});
         b_.CreateBr(done);
         b_.SetInsertPoint(some);
-        fail_if(b_.CreateICmpNE(get_byte(), c8(in.width)));
+        fail_if(b_.CreateICmpNE(get_byte(), c8(in.enc)));
         call_host(reinterpret_cast<const void*>(ops->resize), resize_type, {slot, n});
         if (!ops->data) {
           Value* next = b_.CreateCall(
@@ -850,7 +870,7 @@ class ReadEmitter : public EmitterBase {
         return;
       }
       case Op::Array:
-        elements(context, slot, element_of(in).size, c64(in.b),
+        elements(context, slot, element_of(in).size, c64(in.count),
                  [&](Value* element) { call_routine(context, in.a, element); });
         return;
       case Op::Dynamic: {
@@ -866,7 +886,7 @@ class ReadEmitter : public EmitterBase {
         Function* read_map = helper("jitser_rt_read_map", ptr_,
                                     {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, i32_, ptr_, ptr_});
         Value* next = b_.CreateCall(
-            read_map, {context, pos(), end_, slot, const_ptr(in.type), c8(in.width),
+            read_map, {context, pos(), end_, slot, const_ptr(in.type), c8(in.enc),
                        llvm::ConstantInt::get(i32_, min_entry), routines_[in.a], routines_[in.b]});
         fail_if(b_.CreateIsNull(next));
         b_.CreateStore(next, p_);

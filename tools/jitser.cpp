@@ -115,13 +115,6 @@ Args parse(int argc, char** argv, const std::vector<std::string>& with_value,
   return args;
 }
 
-std::optional<Format> parse_format(const std::string& name) {
-  for (Format f : {Format::Binary, Format::Json}) {
-    if (name == format_name(f)) return f;
-  }
-  return std::nullopt;
-}
-
 int fail(const std::string& message, const char* usage) {
   std::cerr << "jitser: " << message << "\n\n" << usage;
   return 2;

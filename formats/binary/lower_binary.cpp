@@ -14,8 +14,8 @@ class BinaryLowering : public Lowering {
   std::uint32_t frame(const TypeDesc& root) {
     const std::uint32_t index = reserve(root);
     std::vector<Instr> body;
-    body.push_back(Instr{.op = Op::Header});
-    slot(root, 0, kNoName, body);
+    body.push_back(Instr{.op = Op::Frame});
+    slot(root, 0, kNoField, body);
     finish(index, body);
     return index;
   }
@@ -40,41 +40,33 @@ class BinaryLowering : public Lowering {
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
             std::vector<Instr>& out) override {
     const TypeDesc& t = type.resolved();
-    Instr in{.op = Op::Fixed, .name = field, .offset = offset, .type = &t};
+    Instr in{.op = Op::Int, .field = field, .offset = offset, .type = &t};
     switch (t.kind) {
-      case Kind::Bool: in.op = Op::Bool; break;
+      case Kind::Bool:
+        in.op = Op::Bool;
+        in.width = 1;
+        break;
       case Kind::Int8:
+      case Kind::Int16: number(in, Op::Int, t, wire::kFixed); break;
+      case Kind::Int32: number(in, Op::Int, t, wire::kZigzag); break;
+      case Kind::Int64: number(in, Op::Int, t, wire::kCompact); break;
       case Kind::UInt8:
-      case Kind::Int16:
-      case Kind::UInt16:
-      case Kind::Float32:
-      case Kind::Float64:
-        in.op = Op::Fixed;
-        in.width = width(t);
-        break;
-      case Kind::Int32:
-        in.op = Op::VarSint;
-        in.width = 4;
-        break;
+      case Kind::UInt16: number(in, Op::UInt, t, wire::kFixed); break;
       case Kind::UInt32:
-      case Kind::UInt64:
-        in.op = Op::VarUint;
-        in.width = width(t);
-        break;
-      case Kind::Int64: in.op = Op::Int64Compact; break;
+      case Kind::UInt64: number(in, Op::UInt, t, wire::kVarint); break;
+      case Kind::Float32:
+      case Kind::Float64: number(in, Op::Float, t, wire::kFixed); break;
       case Kind::String: in.op = Op::String; break;
       case Kind::Bytes: in.op = Op::Bytes; break;
       case Kind::Enum:
         in.op = Op::Enum;
         in.width = width(t);
+        in.enc = wire::kZigzag;
         break;
       case Kind::Decimal: in.op = Op::Decimal; break;
       case Kind::Dynamic: in.op = Op::Dynamic; break;
       case Kind::Timestamp:
-      case Kind::Duration:
-        in.op = Op::Time;
-        in.width = static_cast<std::uint8_t>(t.unit);
-        break;
+      case Kind::Duration: in.op = Op::Time; break;
       case Kind::Struct:
         if (t.wrapper) {
           const FieldDesc& inner = t.fields.front();
@@ -95,23 +87,29 @@ class BinaryLowering : public Lowering {
         break;
       case Kind::List:
         in.op = Op::List;
-        in.width = element_header(*t.element);
+        in.enc = element_header(*t.element);
         in.a = element_routine(*t.element);
         break;
       case Kind::Array:
         in.op = Op::Array;
         in.a = element_routine(*t.element);
-        in.b = static_cast<std::uint32_t>(t.count);
+        in.count = static_cast<std::uint32_t>(t.count);
         break;
       case Kind::Map:
         in.op = Op::Map;
-        in.width = element_header(*t.element);
+        in.enc = element_header(*t.element);
         in.a = element_routine(*t.key);
         in.b = element_routine(*t.element);
         break;
       case Kind::Named: break;  // resolved() never returns an unbound reference
     }
     out.push_back(in);
+  }
+
+  static void number(Instr& in, Op op, const TypeDesc& t, wire::Enc enc) {
+    in.op = op;
+    in.width = width(t);
+    in.enc = enc;
   }
 
   std::uint32_t min_bytes(std::uint32_t routine, std::vector<int>& state) {
@@ -123,13 +121,16 @@ class BinaryLowering : public Lowering {
     for (std::uint32_t i = r.begin; i < r.end; ++i) {
       const Instr& in = plan_.code[i];
       switch (in.op) {
-        case Op::Header: total += 2; break;
-        case Op::Fixed: total += in.width; break;
-        case Op::Int64Compact: total += 4; break;
+        case Op::Frame: total += 2; break;
+        case Op::Int:
+        case Op::UInt:
+        case Op::Float:
+          total += in.enc == wire::kFixed ? in.width : in.enc == wire::kCompact ? 4 : 1;
+          break;
         case Op::Decimal:
         case Op::Time: total += 2; break;
         case Op::Struct: total += min_bytes(in.a, state); break;
-        case Op::Array: total += in.b * min_bytes(in.a, state); break;
+        case Op::Array: total += in.count * min_bytes(in.a, state); break;
         default: total += 1; break;
       }
     }
@@ -146,11 +147,29 @@ Plan lower_binary(const TypeDesc& root, Direction direction) {
   plan.format = Format::Binary;
   plan.direction = direction;
   plan.root_type = &root;
+  plan.traits = {.keyed_objects = false, .containers = FormatTraits::Containers::CountPrefixed};
   plan.fingerprint = fingerprint(root);
   BinaryLowering lowering(plan);
   plan.root = lowering.frame(root);
   lowering.compute_min_bytes();
   return plan;
+}
+
+const char* binary_enc_name(const Instr& in) {
+  if (in.op == Op::List || in.op == Op::Map) {
+    static constexpr const char* kHeaders[] = {"header=0x00", "header=0x01", "header=0x02",
+                                               "header=0x03", "header=0x04", "header=0x05",
+                                               "header=0x06", "header=0x07"};
+    return in.enc < 8 ? kHeaders[in.enc] : "header=?";
+  }
+  if (in.op != Op::Int && in.op != Op::UInt && in.op != Op::Float && in.op != Op::Enum) return "";
+  switch (in.enc) {
+    case wire::kFixed: return "fixed";
+    case wire::kVarint: return "varint";
+    case wire::kZigzag: return "zigzag";
+    case wire::kCompact: return "compact";
+  }
+  return "?";
 }
 
 }  // namespace jitser

@@ -9,4 +9,8 @@ namespace jitser {
 /// instructions: the binary format is symmetric.
 Plan lower_binary(const TypeDesc& root, Direction direction);
 
+/// An instruction's encoding for Plan dumps: "varint", "zigzag", ...; a list's or map's
+/// element header, "header=0x04".
+const char* binary_enc_name(const Instr& in);
+
 }  // namespace jitser

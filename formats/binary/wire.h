@@ -28,6 +28,15 @@ inline constexpr std::uint8_t kElemTrackRef = 0x01;  // a reference flag per ele
 inline constexpr std::uint8_t kElemNullable = 0x02;  // a null flag per element
 inline constexpr std::uint8_t kElemDeclared = 0x04;  // elements are of the declared type
 
+// How the binary lowering encodes an integer or float (Instr::enc). Lists and maps carry their
+// element header there instead.
+enum Enc : std::uint8_t {
+  kFixed,    // `width` bytes little-endian (8/16-bit integers, float, double)
+  kVarint,   // LEB128 of an unsigned integer
+  kZigzag,   // LEB128 of a signed integer, zigzag-mapped
+  kCompact,  // int64: 4 bytes (v << 1) when v fits in 31 bits signed, else 0x01 and 8 bytes
+};
+
 inline constexpr std::size_t kMaxVarintBytes = 10;
 
 // Elements that occupy no input bytes (empty structs) cannot be bounded by the input size.

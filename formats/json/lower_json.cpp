@@ -17,44 +17,56 @@ class JsonLowering : public Lowering {
   std::uint32_t frame(const TypeDesc& root) { return element_routine(root); }
 
  private:
-  void named(const FieldDesc& f) override {
+  std::string key(const FieldDesc& f) override {
     std::string key(json::string_bound(f.name.size()) + 1, '\0');
     char* end = json::put_string(key.data(), f.name.data(), f.name.size());
     key.resize(end ? static_cast<std::size_t>(end - key.data()) : 0);  // names are UTF-8: checked
-    plan_.keys.push_back(key + ":");
+    return key + ":";
   }
 
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
             std::vector<Instr>& out) override {
     const TypeDesc& t = type.resolved();
+    const auto width = static_cast<std::uint8_t>(t.size);
     Instr in{.op = Op::Int,
-             .width = static_cast<std::uint8_t>(t.size),
-             .name = field,
+             .enc = variant_ == kMapKey ? json::kQuoted : json::kPlain,
+             .field = field,
              .offset = offset,
-             .b = variant_,
              .type = &t};
     switch (t.kind) {
-      case Kind::Bool: in.op = Op::Bool; break;
+      case Kind::Bool:
+        in.op = Op::Bool;
+        in.width = width;
+        break;
       case Kind::Int8:
       case Kind::Int16:
       case Kind::Int32:
-      case Kind::Int64: in.op = Op::Int; break;
+      case Kind::Int64:
+        in.op = Op::Int;
+        in.width = width;
+        break;
       case Kind::UInt8:
       case Kind::UInt16:
       case Kind::UInt32:
-      case Kind::UInt64: in.op = Op::UInt; break;
+      case Kind::UInt64:
+        in.op = Op::UInt;
+        in.width = width;
+        break;
       case Kind::Float32:
-      case Kind::Float64: in.op = Op::Float; break;
+      case Kind::Float64:
+        in.op = Op::Float;
+        in.width = width;
+        break;
       case Kind::String: in.op = Op::String; break;
       case Kind::Bytes: in.op = Op::Bytes; break;
-      case Kind::Enum: in.op = Op::Enum; break;
+      case Kind::Enum:
+        in.op = Op::Enum;
+        in.width = width;
+        break;
       case Kind::Decimal: in.op = Op::Decimal; break;
       case Kind::Dynamic: in.op = Op::Dynamic; break;
       case Kind::Timestamp:
-      case Kind::Duration:
-        in.op = Op::Time;
-        in.width = static_cast<std::uint8_t>(t.unit);
-        break;
+      case Kind::Duration: in.op = Op::Time; break;
       case Kind::Struct:
         if (t.wrapper) {
           const FieldDesc& inner = t.fields.front();
@@ -80,7 +92,7 @@ class JsonLowering : public Lowering {
       case Kind::Array:
         in.op = Op::Array;
         in.a = element_routine(*t.element);
-        in.b = static_cast<std::uint32_t>(t.count);
+        in.count = static_cast<std::uint32_t>(t.count);
         break;
       case Kind::Map:
         in.op = Op::Map;
@@ -99,10 +111,13 @@ Plan lower_json(const TypeDesc& root, Direction direction) {
   Plan plan;
   plan.format = Format::Json;
   plan.direction = direction;
+  plan.traits = {.keyed_objects = true, .containers = FormatTraits::Containers::Terminated};
   plan.root_type = &root;
   JsonLowering lowering(plan);
   plan.root = lowering.frame(root);
   return plan;
 }
+
+const char* json_enc_name(const Instr& in) { return in.enc == json::kQuoted ? "quoted" : ""; }
 
 }  // namespace jitser

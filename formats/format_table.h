@@ -1,0 +1,30 @@
+// The table of formats: what engine/ and jit/ consult instead of naming a format. Each format
+// adds one entry, in formats/format_table.cpp, the one file that lists them.
+#pragma once
+
+#include <span>
+
+#include "formats/buffer.h"
+#include "formats/plan.h"
+
+namespace jitser {
+
+struct FormatEntry {
+  Format format;
+  const char* name;  // as format_name() gives it
+  /// TypeDesc -> Plan, for a resolved root type.
+  Plan (*lower)(const TypeDesc& root, Direction direction);
+  /// An instruction's encoding as the format names it in Plan dumps ("" for none).
+  const char* (*enc_name)(const Instr& in);
+  /// Run on the output of a successful write, in both tiers: JSON re-indents it when the
+  /// options ask for pretty output. Null when there is nothing to do.
+  void (*finish_write)(const RunOptions& options, Buffer& out);
+  /// A line on the reading machinery for statistics (JSON: simdjson's kernels), or null.
+  std::string (*reader_kernel)();
+};
+
+/// Every format, in the order of enum Format.
+std::span<const FormatEntry> format_entries();
+const FormatEntry& format_entry(Format format);
+
+}  // namespace jitser
