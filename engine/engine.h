@@ -185,8 +185,7 @@ class Engine {
     return Codec<T>(*dyn);
   }
 
-  /// Makes the codec of every registered struct in every format the JIT compiles (binary; JSON
-  /// codecs run on the interpreter so far) and compiles each one now,
+  /// Makes the codec of every registered struct in every format and compiles each one now,
   /// waiting for any compilation already under way. Returns the first failure; failed codecs
   /// keep working on the interpreter. Does nothing when the policy is Off.
   Status compile_all();

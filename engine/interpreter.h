@@ -1,5 +1,6 @@
-// The interpreter: runs a Plan over the user's object. It knows the Plan's instructions and
-// nothing of formats: every format reaches it as a lowering into the same instruction set.
+// The interpreter: runs a Plan over the user's object, calling the format's wire rules natively.
+// Until formats reach it only through their ops (docs/design.md), each format has a walker of
+// its own here: binary's in interpreter.cpp, JSON's in interpret_json.cpp.
 #pragma once
 
 #include <cstdint>

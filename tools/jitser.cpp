@@ -181,6 +181,12 @@ int stats(Engine& engine, int argc, char** argv) {
     return 0;
   }
   if (!args.error.empty()) return fail(args.error, kStatsUsage);
+  if (engine.jit_policy() == JitPolicy::Off) {
+    // The environment overrides the tool's own policy: say so rather than list nothing.
+    std::cerr << "jitser: JITSER_JIT=off in the environment: nothing compiles, so there are no "
+                 "compile statistics (unset it, or set another policy)\n";
+    return 1;
+  }
   const Status compiled = engine.compile_all();
   std::printf("%-22s %-7s %-9s %11s %11s %10s\n", "type", "format", "state", "compile ms",
               "ready ms", "code bytes");
