@@ -12,7 +12,6 @@
 #include "engine/compile_queue.h"
 #include "engine/interpreter.h"
 #include "formats/format_table.h"
-#include "formats/json/json_read.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
 #include "typeinfo/registry.h"
@@ -101,7 +100,6 @@ const std::uint8_t* failing_read(jit::ReadContext*, const std::uint8_t*, const s
                                  std::uint8_t*) {
   return nullptr;
 }
-bool failing_json_read(jit::ReadContext*, json::Slot*, std::uint8_t*) { return false; }
 
 bool flag_from_environment(const char* name) {
   const char* value = std::getenv(name);
@@ -210,8 +208,7 @@ struct Engine::Impl {
     state.code = *code;
     if (fail_calls) {
       state.code.serialize = failing_write;
-      if (state.code.deserialize) state.code.deserialize = failing_read;
-      if (state.code.deserialize_json) state.code.deserialize_json = failing_json_read;
+      state.code.deserialize = failing_read;
     }
     state.ready_ms = ms_since(state.created);
     state.compiled.store(&state.code, std::memory_order_release);
@@ -374,21 +371,11 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
     bump(state_->compiled_calls);
     jit::ReadContext ctx;
     ctx.max_depth = state_->run.max_depth;
-    if (state_->format == Format::Json) {
-      json::Document doc;
-      json::Slot root;
-      ctx.document = &doc;
-      if (doc.open(input, padded.padding, &root) == Errc::ok &&
-          code->deserialize_json(&ctx, &root, static_cast<std::uint8_t*>(object)) &&
-          doc.finish() == Errc::ok) {
-        return Status();
-      }
-    } else {
-      const std::uint8_t* end = input.data() + input.size();
-      const std::uint8_t* stop =
-          code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
-      if (stop && stop == end) return Status();
-    }
+    ctx.padding = padded.padding;
+    const std::uint8_t* end = input.data() + input.size();
+    const std::uint8_t* stop =
+        code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
+    if (stop && stop == end) return Status();
     // Objects this call created may form cycles through shared_ptr the caller cannot see;
     // emptying each one breaks them, as the interpreter does on failure.
     for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.object.get());

@@ -330,11 +330,7 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   auto de = impl_->jit->lookup(entry_name(deserialize));
   if (!de) return llvm_failure("cannot link " + entry_name(deserialize), de.takeError());
   out.serialize = ser->toPtr<WriteFn>();
-  if (deserialize.format == Format::Json) {
-    out.deserialize_json = de->toPtr<JsonReadFn>();
-  } else {
-    out.deserialize = de->toPtr<ReadFn>();
-  }
+  out.deserialize = de->toPtr<ReadFn>();
   return out;
 }
 

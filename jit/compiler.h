@@ -20,9 +20,8 @@ namespace jitser::jit {
 /// Both directions of one codec in machine code.
 struct CompiledCodec {
   WriteFn serialize = nullptr;
-  ReadFn deserialize = nullptr;           // binary
-  JsonReadFn deserialize_json = nullptr;  // JSON
-  std::size_t code_bytes = 0;             // machine code of both directions, in bytes
+  ReadFn deserialize = nullptr;
+  std::size_t code_bytes = 0;  // machine code of both directions, in bytes
 };
 
 struct CompilerOptions {

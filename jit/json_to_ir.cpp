@@ -517,11 +517,24 @@ class JsonReadEmitter : public EmitterBase {
       }
       b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
     }
-    begin(define_entry(fn_type_, entry));
-    enter(fn_->getArg(0));
-    call_routine(plan_.root, fn_->getArg(1), fn_->getArg(2));
-    leave(fn_->getArg(0));
-    b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+    // The entry is a ReadFn, as in every format: it opens the input as the context's
+    // document, reads the root value, and returns the input's end when nothing but whitespace
+    // follows it.
+    fn_ = define_entry(FunctionType::get(ptr_, {ptr_, ptr_, ptr_, ptr_}, false), entry);
+    Value* context = fn_->getArg(0);
+    Value* end = fn_->getArg(2);
+    BasicBlock* body = block("entry");
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantPointerNull::get(ptr_));
+    b_.SetInsertPoint(body);
+    Value* root = new_slot("root");
+    check("jitser_rt_json_open", {ptr_, ptr_, ptr_, ptr_}, {context, fn_->getArg(1), end, root});
+    enter(context);
+    call_routine(plan_.root, root, fn_->getArg(3));
+    leave(context);
+    check("jitser_rt_json_finish", {ptr_}, {context});
+    b_.CreateRet(end);
   }
 
  private:

@@ -15,7 +15,7 @@ class Module;
 namespace jitser::jit {
 
 /// Emits a JSON Plan into `module` and exports its entry as `entry`: a WriteFn for a serializing
-/// Plan, a JsonReadFn for a deserializing one. The entry counts the root value's nesting level,
+/// Plan, a ReadFn for a deserializing one. The entry counts the root value's nesting level,
 /// as the interpreter does.
 void emit_json_plan(const Plan& plan, const RunOptions& options, llvm::Module& module,
                     const std::string& entry);

@@ -206,7 +206,7 @@ bool std_layouts_match() {
   std::optional<std::int32_t> oi;
   std::optional<double> od;
   const WriteContext write_context;
-  const ReadContext read_context;
+  const ReadContext read_context{};
   // Compiled code counts nesting at the start of its context.
   return static_cast<const void*>(&write_context) == &write_context.depth &&
          static_cast<const void*>(&read_context) == &read_context.depth &&
@@ -247,6 +247,8 @@ std::vector<HelperSymbol> helper_symbols() {
       {"jitser_rt_json_open_shared", reinterpret_cast<void*>(&jitser_rt_json_open_shared)},
       {"jitser_rt_json_close_shared", reinterpret_cast<void*>(&jitser_rt_json_close_shared)},
       {"jitser_rt_json_omit", reinterpret_cast<void*>(&jitser_rt_json_omit)},
+      {"jitser_rt_json_open", reinterpret_cast<void*>(&jitser_rt_json_open)},
+      {"jitser_rt_json_finish", reinterpret_cast<void*>(&jitser_rt_json_finish)},
       {"jitser_rt_json_begin_object", reinterpret_cast<void*>(&jitser_rt_json_begin_object)},
       {"jitser_rt_json_next_field", reinterpret_cast<void*>(&jitser_rt_json_next_field)},
       {"jitser_rt_json_find_field", reinterpret_cast<void*>(&jitser_rt_json_find_field)},

@@ -25,7 +25,6 @@
 
 namespace jitser::json {
 struct Slot;
-class Document;
 }  // namespace jitser::json
 
 namespace jitser::jit {
@@ -56,19 +55,31 @@ struct WriteContext {
 };
 
 struct ReadContext {
+  ReadContext() = default;
+  ReadContext(const ReadContext&) = delete;
+  ReadContext& operator=(const ReadContext&) = delete;
+  ~ReadContext() {
+    if (close_input) close_input(input);
+  }
+
   std::uint32_t depth = 0;  // offset 0, as in WriteContext
   std::uint32_t max_depth = 0;
+  std::size_t padding = 0;  // bytes past the input's end that may be read
   // Objects read through shared_ptr fields, by reference id, with the type they were read as.
   struct SharedObject {
     std::shared_ptr<void> object;
     const TypeDesc* holder;
   };
   std::vector<SharedObject> refs;
-  const json::Document* document = nullptr;  // JSON: the document being read
+  // A format's state for reading this input (JSON: its simdjson document), made in place by
+  // the compiled entry and destroyed with the context by close_input.
+  alignas(16) unsigned char input[128];
+  void (*close_input)(void* input) = nullptr;
 };
 
 /// A compiled routine. Serialize: writes the object at `base`; deserialize: reads into it and
-/// returns the input position after the value, or null on failure.
+/// returns the input position after the value, or null on failure. A codec's entries have
+/// these types in every format: a deserializer returns `end` when it read the whole input.
 using WriteFn = WriteSpan (*)(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                               const std::uint8_t* base);
 using ReadFn = const std::uint8_t* (*)(ReadContext* ctx, const std::uint8_t* p,
@@ -138,6 +149,11 @@ bool jitser_rt_json_omit(const FieldDesc* field, const void* slot, std::uint32_t
                          std::uint32_t omit_default);
 
 // JSON deserialize helpers, over the slots of formats/json/json_read.h; false on failure.
+/// Opens the input [p, end) as the context's document and sets `root` to its value.
+bool jitser_rt_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end,
+                         json::Slot* root);
+/// After the root value: true when only whitespace is left.
+bool jitser_rt_json_finish(ReadContext* ctx);
 bool jitser_rt_json_begin_object(json::Slot* value, json::Slot* iterator);
 /// 1 and the raw key (after its opening quote) with the field's value in `value`; 0 after
 /// the last field; -1 on failure.

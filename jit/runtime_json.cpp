@@ -2,6 +2,7 @@
 // interpreter read and write through the very same functions.
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "formats/field_default.h"
@@ -30,9 +31,24 @@ WriteSpan put(WriteSpan span, char c) {
   return span;
 }
 
+static_assert(sizeof(json::Document) <= sizeof(ReadContext::input) &&
+              alignof(json::Document) <= alignof(ReadContext));
+json::Document& document(ReadContext* ctx) {
+  return *std::launder(reinterpret_cast<json::Document*>(ctx->input));
+}
+
 }  // namespace
 
 extern "C" {
+
+bool jitser_rt_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end,
+                         json::Slot* root) {
+  ::new (ctx->input) json::Document();
+  ctx->close_input = [](void* input) { static_cast<json::Document*>(input)->~Document(); };
+  return document(ctx).open({p, static_cast<std::size_t>(end - p)}, ctx->padding, root) == Errc::ok;
+}
+
+bool jitser_rt_json_finish(ReadContext* ctx) { return document(ctx).finish() == Errc::ok; }
 
 char* jitser_rt_json_double(char* out, double v) { return json::put_double(out, v); }
 char* jitser_rt_json_float(char* out, float v) { return json::put_float(out, v); }
@@ -148,7 +164,7 @@ bool jitser_rt_json_read_time(json::Slot* value, void* p, std::uint32_t unit,
 
 bool jitser_rt_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
   std::size_t at = 0;
-  return json::read_value(*ctx->document, value, *static_cast<Value*>(p),
+  return json::read_value(document(ctx), value, *static_cast<Value*>(p),
                           ctx->max_depth - ctx->depth, &at) == Errc::ok;
 }
 
