@@ -134,8 +134,13 @@ struct Engine::Impl {
       const FormatEntry& entry = format_entry(format);
       state->serialize = entry.lower(**type, Direction::Serialize);
       state->deserialize = entry.lower(**type, Direction::Deserialize);
-      state->run = RunOptions{options.max_depth, options.binary_fingerprint,
-                              options.require_fingerprint, options.json};
+      state->run = RunOptions{.max_depth = options.max_depth,
+                              .write_fingerprint = options.binary_fingerprint,
+                              .require_fingerprint = options.require_fingerprint,
+                              .pretty = options.json.pretty,
+                              .omit_null = options.json.omit_null,
+                              .omit_default = options.json.omit_default,
+                              .strict = options.json.strict};
       switch (options.jit) {
         case JitPolicy::Off: state->jit = JitState::Off; break;
         case JitPolicy::Lazy: state->jit = JitState::Waiting; break;

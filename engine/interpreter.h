@@ -1,6 +1,5 @@
-// The interpreter: runs a Plan over the user's object, calling the format's wire rules natively.
-// Until formats reach it only through their ops (docs/design.md), each format has a walker of
-// its own here: binary's in interpreter.cpp, JSON's in interpret_json.cpp.
+// The interpreter: runs a Plan over the user's object, calling the format's operations
+// (formats/ops.h), which the table of formats makes, for its bytes. It names no format.
 #pragma once
 
 #include <cstdint>
@@ -18,20 +17,9 @@ Status interpret_serialize(const Plan& plan, const RunOptions& options, const vo
 
 /// Reads `input` into `object`, which must be a live object of the Plan's root type. On failure
 /// the object stays valid to use and destroy, possibly partly overwritten. `padding` bytes past
-/// the input's end may be read (JSON reads in place with json::kPadding of them).
+/// the input's end may be read (JSON reads in place with 64 of them).
 Status interpret_deserialize(const Plan& plan, const RunOptions& options,
                              std::span<const std::uint8_t> input, std::size_t padding,
                              void* object);
-
-// The format-specific halves (engine/interpreter.cpp, engine/interpret_json.cpp).
-Status interpret_binary_serialize(const Plan& plan, const RunOptions& options, const void* object,
-                                  Buffer& out);
-Status interpret_binary_deserialize(const Plan& plan, const RunOptions& options,
-                                    std::span<const std::uint8_t> input, void* object);
-Status interpret_json_serialize(const Plan& plan, const RunOptions& options, const void* object,
-                                Buffer& out);
-Status interpret_json_deserialize(const Plan& plan, const RunOptions& options,
-                                  std::span<const std::uint8_t> input, std::size_t padding,
-                                  void* object);
 
 }  // namespace jitser

@@ -2,7 +2,9 @@
 
 #include <string>
 
+#include "formats/binary/binary_ops.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/json/json_ops.h"
 #include "formats/json/json_read.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
@@ -11,7 +13,7 @@ namespace jitser {
 namespace {
 
 void json_finish_write(const RunOptions& options, Buffer& out) {
-  if (options.json.pretty) json::prettify(out);
+  if (options.pretty) json::prettify(out);
 }
 
 constexpr FormatEntry kFormats[] = {
@@ -20,13 +22,17 @@ constexpr FormatEntry kFormats[] = {
      .lower = lower_binary,
      .enc_name = binary_enc_name,
      .finish_write = nullptr,
-     .reader_kernel = nullptr},
+     .reader_kernel = nullptr,
+     .writer = binary_writer,
+     .reader = binary_reader},
     {.format = Format::Json,
      .name = "json",
      .lower = lower_json,
      .enc_name = json_enc_name,
      .finish_write = json_finish_write,
-     .reader_kernel = json::kernel_name},
+     .reader_kernel = json::kernel_name,
+     .writer = json_writer,
+     .reader = json_reader},
 };
 
 static_assert(

@@ -2,9 +2,12 @@
 // adds one entry, in formats/format_table.cpp, the one file that lists them.
 #pragma once
 
+#include <memory>
 #include <span>
+#include <string>
 
 #include "formats/buffer.h"
+#include "formats/ops.h"
 #include "formats/plan.h"
 
 namespace jitser {
@@ -21,6 +24,10 @@ struct FormatEntry {
   void (*finish_write)(const RunOptions& options, Buffer& out);
   /// A line on the reading machinery for statistics (JSON: simdjson's kernels), or null.
   std::string (*reader_kernel)();
+  /// The operations the interpreter writes and reads the format with: one writer for every
+  /// call, and a reader made per call in kReaderStorage bytes of the caller's.
+  const FormatWriter& (*writer)();
+  FormatReader* (*reader)(void* storage);
 };
 
 /// Every format, in the order of enum Format.

@@ -17,19 +17,30 @@ void Lowering::finish(std::uint32_t index, const std::vector<Instr>& body) {
 }
 
 std::uint16_t Lowering::field(const FieldDesc& f, std::size_t index) {
-  plan_.fields.push_back(PlanField{
+  PlanField field{
       .name = f.cpp_name.empty() ? f.name : f.cpp_name,
-      .key = key(f),
       .number = f.number ? f.number : static_cast<std::uint32_t>(index + 1),
       .required = is_required(f),
       .desc = &f,
-  });
+  };
+  keys(f, field);
+  plan_.fields.push_back(std::move(field));
   return static_cast<std::uint16_t>(plan_.fields.size() - 1);
+}
+
+std::uint32_t Lowering::frame(const TypeDesc& root) {
+  const std::uint32_t index = reserve(root);
+  std::vector<Instr> body;
+  body.push_back(Instr{.op = Op::Frame});
+  slot(root, 0, kNoField, body);
+  finish(index, body);
+  return index;
 }
 
 std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
   if (auto it = structs_.find(&s); it != structs_.end()) return it->second;
   const std::uint32_t index = reserve(s);
+  plan_.routines[index].object = true;
   structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
   std::vector<Instr> body;
   for (std::size_t i = 0; i < s.fields.size(); ++i) {

@@ -18,13 +18,18 @@ class Lowering {
   explicit Lowering(Plan& plan) : plan_(plan) {}
   virtual ~Lowering() = default;
 
+  /// The root routine: the format's framing, then the root value.
+  std::uint32_t frame(const TypeDesc& root);
+
  protected:
   /// Appends the instructions for one value of `type` at `offset` from the routine's base;
   /// `field` is its index in Plan::fields, or kNoField.
   virtual void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
                     std::vector<Instr>& out) = 0;
-  /// The field's key as the format writes it before the value; none for positional formats.
-  virtual std::string key(const FieldDesc&) { return {}; }
+  /// The field's key as the format writes it before the value, and what a reader compares a
+  /// raw key with (PlanField::key and match); none for positional formats.
+  virtual void keys(const FieldDesc&, PlanField&) {}
+
 
   std::uint32_t reserve(const TypeDesc& type);
   void finish(std::uint32_t index, const std::vector<Instr>& body);

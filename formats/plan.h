@@ -21,7 +21,7 @@ namespace jitser {
 
 /// The kind of value an instruction reads or writes.
 enum class Op : std::uint8_t {
-  Frame,     // the format's framing of a whole input (binary: magic, version, fingerprint)
+  Frame,     // first in the root routine: the format's framing (binary: magic, version, ...)
   Bool,      // `width` 1
   Int,       // a signed integer of `width` bytes
   UInt,      // an unsigned integer of `width` bytes
@@ -60,6 +60,7 @@ struct Instr {
 struct PlanField {
   std::string name;                 // in error paths: the declared name
   std::string key;                  // the format's key, pre-encoded (JSON `"uri":`); positional: ""
+  std::string match;                // what a reader compares a raw key with (JSON `uri"`)
   std::uint32_t number = 0;         // the declared field number, else declaration index + 1
   bool required = false;            // input must hold it: no default, not optional or nullable
   const FieldDesc* desc = nullptr;  // its default, for readers that fill in missing fields
@@ -70,6 +71,7 @@ struct Routine {
   std::uint32_t end = 0;             // one past the last
   const TypeDesc* type = nullptr;    // the struct, or the element type for a leaf routine
   std::uint32_t min_wire_bytes = 0;  // the fewest input bytes one run can consume
+  bool object = false;               // its instructions are a struct's fields, one each
 };
 
 /// How a format lays out what the Plan's instructions describe.
@@ -79,6 +81,9 @@ struct FormatTraits {
   /// How the reader knows where a list or map ends.
   enum class Containers : std::uint8_t { CountPrefixed, SizePrefixed, Terminated };
   Containers containers = Containers::CountPrefixed;
+  /// A shared object is written once and referred to after (binary), or copied wherever it
+  /// appears, a cycle being an error.
+  bool shared_identity = false;
 };
 
 struct Plan {
@@ -94,11 +99,15 @@ struct Plan {
 };
 
 /// What a codec is configured with beyond its Plan; both tiers honour it (the JIT as constants).
+/// Formats read the options that apply to them.
 struct RunOptions {
   std::uint32_t max_depth = 128;     // nested structs, containers and pointers
-  bool write_fingerprint = true;     // binary: write the schema fingerprint
-  bool require_fingerprint = false;  // binary: reject input that has none
-  JsonOptions json;
+  bool write_fingerprint = true;     // write the schema fingerprint (binary)
+  bool require_fingerprint = false;  // reject input that has none (binary)
+  bool pretty = false;               // write with newlines and indents (JSON)
+  bool omit_null = false;            // keyed formats: leave out fields that hold nothing
+  bool omit_default = false;         // keyed formats: leave out fields equal to their default
+  bool strict = false;               // keyed formats: reject keys the type does not declare
 };
 
 /// A stable, readable listing of the Plan, one instruction a line; golden files compare it.

@@ -163,10 +163,16 @@ class EmitterBase {
   }
 
   // Emits `each(element)` for n elements `stride` bytes apart from `data`, as one level of
-  // nesting, the way the interpreter's Walker::elements counts it.
+  // nesting, the way the interpreter counts a list.
   template <class Each>
   void elements(Value* context, Value* data, std::uint64_t stride, Value* n, Each each) {
     enter(context);
+    each_of(data, stride, n, each);
+    leave(context);
+  }
+  // The same within a level the caller counts.
+  template <class Each>
+  void each_of(Value* data, std::uint64_t stride, Value* n, Each each) {
     BasicBlock* head = b_.GetInsertBlock();
     BasicBlock* loop = block("each");
     BasicBlock* done = block("each.done");
@@ -179,7 +185,6 @@ class EmitterBase {
     i->addIncoming(next, b_.GetInsertBlock());
     b_.CreateCondBr(b_.CreateICmpULT(next, n), loop, done);
     b_.SetInsertPoint(done);
-    leave(context);
   }
 
   // Fails unless v is one of the enum's declared values.

@@ -24,10 +24,6 @@ using namespace ir;
 static_assert(std::endian::native == std::endian::little,
               "literals are packed into words as a little-endian host stores them");
 
-bool is_struct_routine(const Routine& r) {
-  return r.type->kind == Kind::Struct && !r.type->wrapper;
-}
-
 // Text as JSON writes it: quoted and escaped.
 std::string quoted(std::string_view text) {
   std::string out(json::string_bound(text.size()), '\0');
@@ -48,32 +44,29 @@ std::uint64_t word_of(std::string_view text, std::size_t at, std::size_t n) {
 // ---------------------------------------------------------------------------------------------
 // Serializer: WriteSpan routine(WriteContext*, cursor, limit, const base*), as for binary.
 
-// The entries of both directions count the root value's nesting level, as the interpreter does.
-constexpr std::uint32_t kEntryLevels = 1;
-
 class JsonWriteEmitter : public WriterBase {
  public:
   JsonWriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : WriterBase(plan, options, module, kEntryLevels),
-        omitting_(options.json.omit_null || options.json.omit_default) {}
+      : WriterBase(plan, options, module),
+        omitting_(options.omit_null || options.omit_default) {}
 
   void emit(const std::string& entry) {
     declare(fn_type_, entry, false);
     for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) {
       begin(routines_[r]);
       Value* base = fn_->getArg(3);
-      if (is_struct_routine(plan_.routines[r])) {
+      const Routine& routine = plan_.routines[r];
+      if (routine.object) {
         object(r, base);
       } else {
-        const Instr& in = plan_.code[plan_.routines[r].begin];
-        step({"", &in, base});
+        for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+          if (plan_.code[i].op != Op::Frame) step({"", &plan_.code[i], base});  // JSON: no frame
+        }
       }
       end();
     }
     begin(define_entry(fn_type_, entry));
-    enter(write_context());
     call_routine(plan_.root, fn_->getArg(3));
-    leave(write_context());
     end();
   }
 
@@ -152,7 +145,7 @@ class JsonWriteEmitter : public WriterBase {
       BasicBlock* next = block("field.next");
       Value* left_out =
           b_.CreateCall(omit, {const_ptr(plan_.fields[in.field].desc), at(base, in.offset),
-                               c32(options_.json.omit_null), c32(options_.json.omit_default)});
+                               c32(options_.omit_null), c32(options_.omit_default)});
       b_.CreateCondBr(left_out, next, write);
       b_.SetInsertPoint(write);
       ensure(c64(1));
@@ -498,7 +491,7 @@ class JsonWriteEmitter : public WriterBase {
 class JsonReadEmitter : public EmitterBase {
  public:
   JsonReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : EmitterBase(plan, options, module, kEntryLevels),
+      : EmitterBase(plan, options, module),
         slot_type_(llvm::ArrayType::get(i8_, 32)),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)) {}
 
@@ -507,13 +500,16 @@ class JsonReadEmitter : public EmitterBase {
     for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) {
       begin(routines_[r]);
       const Routine& routine = plan_.routines[r];
-      if (is_struct_routine(routine)) {
+      if (routine.object) {
         object(r);
       } else {
-        const Instr& in = plan_.code[routine.begin];
-        // A map's key routine stays empty: jitser_rt_json_read_map reads keys from their text.
-        const bool map_key = in.enc == json::kQuoted;
-        if (!map_key) value(in, fn_->getArg(1), at(fn_->getArg(2), in.offset));
+        for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+          const Instr& in = plan_.code[i];
+          // No frame; a map's key routine stays empty, as jitser_rt_json_read_map reads keys
+          // from their text.
+          if (in.op == Op::Frame || in.enc == json::kQuoted) continue;
+          value(in, fn_->getArg(1), at(fn_->getArg(2), in.offset));
+        }
       }
       b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
     }
@@ -530,9 +526,7 @@ class JsonReadEmitter : public EmitterBase {
     b_.SetInsertPoint(body);
     Value* root = new_slot("root");
     check("jitser_rt_json_open", {ptr_, ptr_, ptr_, ptr_}, {context, fn_->getArg(1), end, root});
-    enter(context);
     call_routine(plan_.root, root, fn_->getArg(3));
-    leave(context);
     check("jitser_rt_json_finish", {ptr_}, {context});
     b_.CreateRet(end);
   }
@@ -646,7 +640,7 @@ class JsonReadEmitter : public EmitterBase {
                                  {raw, table, c32(n)});
     // An unknown key's value is skipped by the next step of the iterator.
     llvm::SwitchInst* sw = b_.CreateSwitch(index, fail_, n + 1);
-    if (!options_.json.strict) sw->addCase(llvm::ConstantInt::get(i32_, -1, true), next);
+    if (!options_.strict) sw->addCase(llvm::ConstantInt::get(i32_, -1, true), next);
     for (std::uint32_t i = 0; i < n; ++i) sw->addCase(c32(i), handle[i]);
 
     for (std::uint32_t i = 0; i < n; ++i) {

@@ -349,6 +349,8 @@ class WriteEmitter : public WriterBase {
           n = call_host(reinterpret_cast<const void*>(ops->size),
                         FunctionType::get(i64_, {ptr_}, false), {slot});
         }
+        // A list is a level of nesting, empty or not.
+        enter(context);
         ensure(c64(wire::kMaxVarintBytes + 1));
         put_varuint(n);
         BasicBlock* some = block("list.some");
@@ -361,10 +363,11 @@ class WriteEmitter : public WriterBase {
               helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
               {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
         } else {
-          elements(context, data, stride, n, [&](Value* element) { call_routine(in.a, element); });
+          each_of(data, stride, n, [&](Value* element) { call_routine(in.a, element); });
         }
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
+        leave(context);
         return;
       }
       case Op::Array:
@@ -844,6 +847,7 @@ class ReadEmitter : public EmitterBase {
       case Op::List: {
         const ListOps* ops = in.type->list_ops;
         FunctionType* resize_type = FunctionType::get(Type::getVoidTy(ctx_), {ptr_, i64_}, false);
+        enter(context);  // a level of nesting, empty or not
         Value* n = get_count(plan_.routines[in.a].min_wire_bytes);
         BasicBlock* none = block("list.empty");
         BasicBlock* some = block("list.some");
@@ -862,11 +866,12 @@ class ReadEmitter : public EmitterBase {
           fail_if(b_.CreateIsNull(next));
           b_.CreateStore(next, p_);
         } else {
-          elements(context, load(ptr_, slot, 0), element_of(in).size, n,
-                   [&](Value* element) { call_routine(context, in.a, element); });
+          each_of(load(ptr_, slot, 0), element_of(in).size, n,
+                  [&](Value* element) { call_routine(context, in.a, element); });
         }
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
+        leave(context);
         return;
       }
       case Op::Array:

@@ -55,12 +55,15 @@ WriteSpan jitser_rt_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint
                               WriteFn value) {
   WriteSpan span{cursor, limit};
   const std::size_t n = ops->size(map);
+  if (++ctx->depth > ctx->max_depth) return {nullptr, nullptr};  // a level, empty or not
   if (static_cast<std::size_t>(limit - cursor) < wire::kMaxVarintBytes + 1)
     span = jitser_rt_grow(ctx, cursor, wire::kMaxVarintBytes + 1);
   span.cursor = wire::put_varuint(span.cursor, n);
-  if (n == 0) return span;
+  if (n == 0) {
+    --ctx->depth;
+    return span;
+  }
   *span.cursor++ = header;
-  if (++ctx->depth > ctx->max_depth) return {nullptr, nullptr};
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
   ops->begin(map, iterator);
   const void* k;
@@ -146,14 +149,17 @@ const std::uint8_t* jitser_rt_read_map(ReadContext* ctx, const std::uint8_t* p,
                                        std::uint8_t header, std::uint32_t min_entry, ReadFn key,
                                        ReadFn value) {
   const MapOps& ops = *type->map_ops;
+  if (++ctx->depth > ctx->max_depth) return nullptr;  // a level, empty or not
   std::uint64_t n;
   if (wire::get_varuint(p, end, 64, n) != wire::VarintStatus::ok) return nullptr;
   const std::size_t remaining = static_cast<std::size_t>(end - p);
   if (n > (min_entry ? remaining / min_entry : wire::kMaxEmptyElements)) return nullptr;
+  if (n && (p == end || *p++ != header)) return nullptr;
   ops.clear(map);
-  if (n == 0) return p;
-  if (p == end || *p++ != header) return nullptr;
-  if (++ctx->depth > ctx->max_depth) return nullptr;
+  if (n == 0) {
+    --ctx->depth;
+    return p;
+  }
   const TypeDesc& key_type = type->key->resolved();
   for (std::uint64_t i = 0; i < n; ++i) {
     ValueSlot slot(key_type);

@@ -23,9 +23,12 @@
 #include "formats/plan.h"
 #include "typeinfo/type_desc.h"
 
-namespace jitser::json {
+namespace jitser {
 struct Slot;
-}  // namespace jitser::json
+namespace json {
+using Slot = ::jitser::Slot;
+}  // namespace json
+}  // namespace jitser
 
 namespace jitser::jit {
 

@@ -11,15 +11,6 @@ class BinaryLowering : public Lowering {
  public:
   explicit BinaryLowering(Plan& plan) : Lowering(plan) {}
 
-  std::uint32_t frame(const TypeDesc& root) {
-    const std::uint32_t index = reserve(root);
-    std::vector<Instr> body;
-    body.push_back(Instr{.op = Op::Frame});
-    slot(root, 0, kNoField, body);
-    finish(index, body);
-    return index;
-  }
-
   void compute_min_bytes() {
     std::vector<int> state(plan_.routines.size(), 0);
     for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) min_bytes(r, state);
@@ -147,7 +138,9 @@ Plan lower_binary(const TypeDesc& root, Direction direction) {
   plan.format = Format::Binary;
   plan.direction = direction;
   plan.root_type = &root;
-  plan.traits = {.keyed_objects = false, .containers = FormatTraits::Containers::CountPrefixed};
+  plan.traits = {.keyed_objects = false,
+                 .containers = FormatTraits::Containers::CountPrefixed,
+                 .shared_identity = true};
   plan.fingerprint = fingerprint(root);
   BinaryLowering lowering(plan);
   plan.root = lowering.frame(root);

@@ -109,6 +109,11 @@ std::size_t Document::offset(const Slot* value) const {
     while (at < size_ && is_space(begin_[at])) ++at;
     return at;
   }
+  if (mode(s) == Mode::Key) {
+    std::size_t at;
+    std::memcpy(&at, s->bytes + 8, sizeof at);
+    return at;
+  }
   if (mode(s) != Mode::Value) return current_offset();
   const std::string_view token = held<od::value>(s).raw_json_token();
   return offset(token.data());
@@ -256,6 +261,18 @@ Errc unescaped_key(const char* raw_key, std::string_view* out) {
   }
   *out = key;
   return Errc::ok;
+}
+
+void hold_key(Slot* slot, const char* raw_key, std::size_t offset) {
+  std::memcpy(slot->bytes, &raw_key, sizeof raw_key);
+  std::memcpy(slot->bytes + 8, &offset, sizeof offset);
+  mode(slot) = Mode::Key;
+}
+
+const char* held_key(const Slot* slot) {
+  const char* raw;
+  std::memcpy(&raw, slot->bytes, sizeof raw);
+  return raw;
 }
 
 Errc begin_array(Slot* value, Slot* iterator) { return slot::begin_array(value, iterator); }

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "formats/ops.h"
 #include "typeinfo/status.h"
 #include "typeinfo/type_desc.h"
 
@@ -23,10 +24,9 @@ namespace jitser::json {
 /// Bytes simdjson may read past the end of the input.
 inline constexpr std::size_t kPadding = 64;
 
-/// One On-Demand value, object or array iterator; plain bytes to everyone but json_read.cpp.
-struct alignas(8) Slot {
-  unsigned char bytes[32] = {};  // all zero: holds nothing yet
-};
+/// One On-Demand value, object or array iterator, or a map's key; plain bytes to everyone but
+/// json_read.cpp.
+using Slot = ::jitser::Slot;
 
 /// The simdjson kernels reading runs: stage 1 on the one simdjson picks for this CPU, the
 /// On-Demand code on the one it was compiled for ("stage 1 icelake, On-Demand fallback").
@@ -103,6 +103,10 @@ Errc begin_object(Slot* value, Slot* iterator);
 Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value);
 /// The unescaped form of a raw key from next_field.
 Errc unescaped_key(const char* raw_key, std::string_view* out);
+/// Holds a raw key from next_field and its offset in a slot (a map's key), which
+/// Document::offset then gives.
+void hold_key(Slot* slot, const char* raw_key, std::size_t offset);
+const char* held_key(const Slot* slot);
 Errc begin_array(Slot* value, Slot* iterator);
 Errc next_element(Slot* iterator, bool* more, Slot* value);
 

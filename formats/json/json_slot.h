@@ -28,8 +28,8 @@ static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
 // A Slot holds an On-Demand value; or for the root, a pointer to the document, through which
 // On-Demand reads a root scalar, and which compiled code then reads in fields as simdjson
 // wrote them (a root value copied in by the host would be read back across its stores); or
-// an iterator and whether it has yielded its first item.
-enum class Mode : std::uint8_t { Unset, Value, Root, Fresh, Started };
+// an iterator and whether it has yielded its first item; or a map's raw key and its offset.
+enum class Mode : std::uint8_t { Unset, Value, Root, Fresh, Started, Key };
 constexpr std::size_t kModeAt = 24;
 static_assert(sizeof(od::value) <= kModeAt && sizeof(od::object_iterator) <= kModeAt &&
               sizeof(od::array_iterator) <= kModeAt && kModeAt < sizeof(Slot));

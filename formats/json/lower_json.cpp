@@ -13,15 +13,14 @@ class JsonLowering : public Lowering {
  public:
   explicit JsonLowering(Plan& plan) : Lowering(plan) {}
 
-  // JSON has no framing: the root routine is the root type's own (its object, for a struct).
-  std::uint32_t frame(const TypeDesc& root) { return element_routine(root); }
-
  private:
-  std::string key(const FieldDesc& f) override {
+  void keys(const FieldDesc& f, PlanField& field) override {
     std::string key(json::string_bound(f.name.size()) + 1, '\0');
     char* end = json::put_string(key.data(), f.name.data(), f.name.size());
     key.resize(end ? static_cast<std::size_t>(end - key.data()) : 0);  // names are UTF-8: checked
-    return key + ":";
+    // A reader's raw key starts after its opening quote and runs past its closing one.
+    field.match = key.substr(1);
+    field.key = key + ":";
   }
 
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
@@ -111,7 +110,9 @@ Plan lower_json(const TypeDesc& root, Direction direction) {
   Plan plan;
   plan.format = Format::Json;
   plan.direction = direction;
-  plan.traits = {.keyed_objects = true, .containers = FormatTraits::Containers::Terminated};
+  plan.traits = {.keyed_objects = true,
+                 .containers = FormatTraits::Containers::Terminated,
+                 .shared_identity = false};
   plan.root_type = &root;
   JsonLowering lowering(plan);
   plan.root = lowering.frame(root);

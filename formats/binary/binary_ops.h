@@ -1,0 +1,14 @@
+// The binary format's operations for the interpreter (formats/ops.h).
+#pragma once
+
+#include <memory>
+
+#include "formats/ops.h"
+
+namespace jitser {
+
+const FormatWriter& binary_writer();
+/// A reader made in `storage` (kReaderStorage bytes, aligned for any type).
+FormatReader* binary_reader(void* storage);
+
+}  // namespace jitser
