@@ -92,11 +92,10 @@ struct CodecState {
 // JITSER_JIT_FAIL_CALLS=1 installs these in place of every compiled function: each call
 // reports failure and the interpreter reruns it, a broken JIT that the fallback would hide
 // but for tier_disagreements and the audit below.
-jit::WriteSpan failing_write(jit::WriteContext*, std::uint8_t*, std::uint8_t*,
-                             const std::uint8_t*) {
+WriteSpan failing_write(WriteContext*, std::uint8_t*, std::uint8_t*, const std::uint8_t*) {
   return {nullptr, nullptr};
 }
-const std::uint8_t* failing_read(jit::ReadContext*, const std::uint8_t*, const std::uint8_t*,
+const std::uint8_t* failing_read(ReadContext*, const std::uint8_t*, const std::uint8_t*,
                                  std::uint8_t*) {
   return nullptr;
 }
@@ -343,12 +342,12 @@ Status DynCodec::serialize(const void* object, Buffer& out) const {
   out.clear();
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);
-    jit::WriteContext ctx;
+    WriteContext ctx;
     ctx.max_depth = state_->run.max_depth;
     ctx.out = &out;
     std::uint8_t* cursor = out.ensure(256);
-    const jit::WriteSpan end = code->serialize(&ctx, cursor, cursor + (out.capacity() - out.size()),
-                                               static_cast<const std::uint8_t*>(object));
+    const WriteSpan end = code->serialize(&ctx, cursor, cursor + (out.capacity() - out.size()),
+                                          static_cast<const std::uint8_t*>(object));
     if (end.cursor) {
       out.commit_to(end.cursor);
       if (auto finish = format_entry(state_->format).finish_write) finish(state_->run, out);
@@ -374,7 +373,7 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
   const std::span<const std::uint8_t> input = padded.bytes;
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);
-    jit::ReadContext ctx;
+    ReadContext ctx;
     ctx.max_depth = state_->run.max_depth;
     ctx.padding = padded.padding;
     const std::uint8_t* end = input.data() + input.size();

@@ -2,15 +2,42 @@
 
 #include <string>
 
+#include "formats/binary/binary_helpers.h"
 #include "formats/binary/binary_ops.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/json/json_helpers.h"
 #include "formats/json/json_ops.h"
 #include "formats/json/json_read.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 
+extern "C" {
+// Made by the build from formats/json/json_kernel.cpp (cmake/embed_bitcode.cmake), and defined
+// by that file compiled natively.
+extern const unsigned char jitser_json_kernel_bitcode[];
+extern const std::size_t jitser_json_kernel_bitcode_size;
+extern const std::uint64_t jitser_json_kernel_layout;
+}
+
 namespace jitser {
 namespace {
+
+// The kernel's helpers a JSON codec calls once per field, value or element. What they leave
+// out of line (the diagnosis of a number that is not the integer expected, simdjson's slow
+// path for doubles) stays a call within the module.
+constexpr const char* kJsonInlined[] = {
+    "jitser_json_int",          "jitser_json_uint",       "jitser_json_string",
+    "jitser_json_begin_object", "jitser_json_next_field", "jitser_json_begin_array",
+    "jitser_json_next_element", "jitser_json_take_null",  "jitser_json_get_bool",
+    "jitser_json_get_int",      "jitser_json_get_uint",   "jitser_json_get_double",
+    "jitser_json_get_string"};
+
+FormatKernel json_kernel() {
+  return {.bitcode = {jitser_json_kernel_bitcode, jitser_json_kernel_bitcode_size},
+          .layout_symbol = "jitser_json_kernel_layout",
+          .layout = jitser_json_kernel_layout,
+          .inlined = kJsonInlined};
+}
 
 void json_finish_write(const RunOptions& options, Buffer& out) {
   if (options.pretty) json::prettify(out);
@@ -24,7 +51,9 @@ constexpr FormatEntry kFormats[] = {
      .finish_write = nullptr,
      .reader_kernel = nullptr,
      .writer = binary_writer,
-     .reader = binary_reader},
+     .reader = binary_reader,
+     .helpers = binary_helpers,
+     .kernel = nullptr},
     {.format = Format::Json,
      .name = "json",
      .lower = lower_json,
@@ -32,7 +61,9 @@ constexpr FormatEntry kFormats[] = {
      .finish_write = json_finish_write,
      .reader_kernel = json::kernel_name,
      .writer = json_writer,
-     .reader = json_reader},
+     .reader = json_reader,
+     .helpers = json_helpers,
+     .kernel = json_kernel},
 };
 
 static_assert(

@@ -7,10 +7,23 @@
 #include <string>
 
 #include "formats/buffer.h"
+#include "formats/compiled_abi.h"
 #include "formats/ops.h"
 #include "formats/plan.h"
 
 namespace jitser {
+
+/// A format's kernel: its hottest helpers as LLVM bitcode (jitser_format_kernel in
+/// CMakeLists.txt), which the JIT links into the format's codecs so that their calls inline.
+struct FormatKernel {
+  std::span<const unsigned char> bitcode;
+  /// A global of the bitcode that must hold the library's value of it, `layout`: the classes
+  /// the kernel and the library share are laid out alike.
+  const char* layout_symbol;
+  std::uint64_t layout;
+  /// The helpers inlined at every call (the others stay calls within the codec's module).
+  std::span<const char* const> inlined;
+};
 
 struct FormatEntry {
   Format format;
@@ -28,6 +41,10 @@ struct FormatEntry {
   /// call, and a reader made per call in kReaderStorage bytes of the caller's.
   const FormatWriter& (*writer)();
   FormatReader* (*reader)(void* storage);
+  /// The helpers compiled code calls by name.
+  std::span<const HelperSymbol> (*helpers)();
+  /// The kernel, or null for a format that has none.
+  FormatKernel (*kernel)();
 };
 
 /// Every format, in the order of enum Format.

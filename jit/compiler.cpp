@@ -31,6 +31,7 @@
 #include <thread>
 #include <utility>
 
+#include "formats/format_table.h"
 #include "jit/perf_jitdump.h"
 #include "jit/plan_to_ir.h"
 
@@ -75,57 +76,41 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
   return builder;
 }
 
-// The JSON helpers compiled by clang-19 at build time (jit/json_kernel.cpp), embedded by
-// cmake/embed_bitcode.cmake.
-extern "C" const unsigned char jitser_json_kernel_bitcode[];
-extern "C" const std::size_t jitser_json_kernel_bitcode_size;
-extern "C" const std::uint64_t jitser_json_kernel_layout;
-
-// Links the JSON helpers a codec calls into its module, as private functions the pipeline
-// inlines: a compiled reader and simdjson's On-Demand code then optimize as one function, with
-// the slots in registers rather than passed to calls, and a writer formats integers and plain
-// strings in line. Their target attributes go, so they compile for the host like the rest.
-// The helpers inlined at every call: those a codec calls once per field, value or element.
-// What they leave out of line (the diagnosis of a number that is not the integer expected,
-// simdjson's slow path for doubles) stays a call within the module.
-constexpr llvm::StringLiteral kInlinedHelpers[] = {
-    "jitser_rt_json_int",          "jitser_rt_json_uint",       "jitser_rt_json_string",
-    "jitser_rt_json_begin_object", "jitser_rt_json_next_field", "jitser_rt_json_begin_array",
-    "jitser_rt_json_next_element", "jitser_rt_json_take_null",  "jitser_rt_json_get_bool",
-    "jitser_rt_json_get_int",      "jitser_rt_json_get_uint",   "jitser_rt_json_get_double",
-    "jitser_rt_json_get_string"};
-
-Status link_json_kernel(llvm::Module& module, const std::string& entry) {
-  auto kernel = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(
-          llvm::StringRef(reinterpret_cast<const char*>(jitser_json_kernel_bitcode),
-                          jitser_json_kernel_bitcode_size),
-          "json_kernel"),
+// Links a format's kernel (formats/format_table.h) into a codec's module, as private functions
+// the pipeline inlines: a compiled JSON reader and simdjson's On-Demand code then optimize as
+// one function, with the slots in registers rather than passed to calls, and a writer formats
+// integers and plain strings in line. Their target attributes go, so they compile for the host
+// like the rest.
+Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry) {
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(reinterpret_cast<const char*>(kernel.bitcode.data()),
+                                            kernel.bitcode.size()),
+                            "kernel"),
       module.getContext());
-  if (!kernel) return llvm_failure("cannot read the JSON kernel's bitcode", kernel.takeError());
-  const llvm::GlobalVariable* layout = (*kernel)->getGlobalVariable("jitser_json_kernel_layout");
+  if (!parsed) return llvm_failure("cannot read the kernel's bitcode", parsed.takeError());
+  const llvm::GlobalVariable* layout = (*parsed)->getGlobalVariable(kernel.layout_symbol);
   const auto* value =
       layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
-  if (!value || value->getZExtValue() != jitser_json_kernel_layout) {
+  if (!value || value->getZExtValue() != kernel.layout) {
     return Status(Errc::jit_failed,
-                  "the JSON kernel's bitcode lays out simdjson's or the standard library's "
-                  "classes differently from this build of jitser");
+                  "the kernel's bitcode lays out the classes it shares with this build of jitser "
+                  "differently");
   }
-  (*kernel)->setDataLayout(module.getDataLayout());
-  (*kernel)->setTargetTriple(module.getTargetTriple());
-  for (llvm::Function& f : **kernel) {
+  (*parsed)->setDataLayout(module.getDataLayout());
+  (*parsed)->setTargetTriple(module.getTargetTriple());
+  for (llvm::Function& f : **parsed) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     f.removeFnAttr("tune-cpu");
   }
-  if (llvm::Linker::linkModules(module, std::move(*kernel), llvm::Linker::LinkOnlyNeeded)) {
-    return Status(Errc::jit_failed, "cannot link the JSON kernel into " + entry);
+  if (llvm::Linker::linkModules(module, std::move(*parsed), llvm::Linker::LinkOnlyNeeded)) {
+    return Status(Errc::jit_failed, "cannot link the kernel into " + entry);
   }
   for (llvm::Function& f : module) {
     if (f.isDeclaration() || f.getName() == entry) continue;
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    if (std::find(std::begin(kInlinedHelpers), std::end(kInlinedHelpers), f.getName()) !=
-        std::end(kInlinedHelpers)) {
+    if (std::find(kernel.inlined.begin(), kernel.inlined.end(), f.getName()) !=
+        kernel.inlined.end()) {
       f.addFnAttr(llvm::Attribute::AlwaysInline);
     }
   }
@@ -156,8 +141,8 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
   emit_plan(plan, options, *built.module);
-  if (plan.format == Format::Json) {
-    if (Status s = link_json_kernel(*built.module, entry_name(plan)); !s) return s;
+  if (auto kernel = format_entry(plan.format).kernel) {
+    if (Status s = link_kernel(*built.module, kernel(), entry_name(plan)); !s) return s;
   }
   if (reject) {  // a function whose only block has no terminator
     llvm::Function* bad = llvm::Function::Create(

@@ -136,7 +136,7 @@ class JsonWriteEmitter : public WriterBase {
     b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), first);
     ensure(c64(1));
     put_literal("{");
-    Function* omit = helper("jitser_rt_json_omit", i1(), {ptr_, ptr_, i32_, i32_});
+    Function* omit = helper("jitser_json_omit", i1(), {ptr_, ptr_, i32_, i32_});
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       BasicBlock* write = block("field");
@@ -258,24 +258,24 @@ class JsonWriteEmitter : public WriterBase {
         const bool is_signed = in.op == Op::Int;
         const bool quoted = in.enc == json::kQuoted;
         if (quoted) put_literal("\"");
-        put(is_signed ? "jitser_rt_json_int" : "jitser_rt_json_uint", {i64_},
+        put(is_signed ? "jitser_json_int" : "jitser_json_uint", {i64_},
             {load_wide(slot, in.width, is_signed)});
         if (quoted) put_literal("\"");
         return;
       }
       case Op::Float:
         if (in.width == 4) {
-          put("jitser_rt_json_float", {Type::getFloatTy(ctx_)},
+          put("jitser_json_float", {Type::getFloatTy(ctx_)},
               {load(Type::getFloatTy(ctx_), slot, 0)});
         } else {
-          put("jitser_rt_json_double", {Type::getDoubleTy(ctx_)},
+          put("jitser_json_double", {Type::getDoubleTy(ctx_)},
               {load(Type::getDoubleTy(ctx_), slot, 0)});
         }
         return;
       case Op::String: string(slot); return;
       case Op::Bytes: {  // std::vector<std::uint8_t>: begin, end
         Value* data = load(ptr_, slot, 0);
-        put("jitser_rt_json_base64", {ptr_, i64_},
+        put("jitser_json_base64", {ptr_, i64_},
             {data, b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data)});
         return;
       }
@@ -297,9 +297,9 @@ class JsonWriteEmitter : public WriterBase {
         b_.SetInsertPoint(done);
         return;
       }
-      case Op::Decimal: put("jitser_rt_json_decimal", {ptr_}, {slot}); return;
+      case Op::Decimal: put("jitser_json_decimal", {ptr_}, {slot}); return;
       case Op::Time:
-        put("jitser_rt_json_time", {i64_, i32_, i32_},
+        put("jitser_json_time", {i64_, i32_, i32_},
             {load(i64_, slot, 0), c32(static_cast<std::uint32_t>(in.type->unit)),
              c32(in.type->kind == Kind::Duration)});
         return;
@@ -362,7 +362,7 @@ class JsonWriteEmitter : public WriterBase {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(general);
-    Value* end = b_.CreateCall(helper("jitser_rt_json_string", ptr_, {ptr_, ptr_, i64_}),
+    Value* end = b_.CreateCall(helper("jitser_json_string", ptr_, {ptr_, ptr_, i64_}),
                                {cursor(), data, n});
     fail_if(b_.CreateIsNull(end));
     BasicBlock* general_done = b_.GetInsertBlock();
@@ -434,13 +434,13 @@ class JsonWriteEmitter : public WriterBase {
         if (shared) {
           // Written as a copy wherever it appears; one that contains itself is a cycle.
           fail_if(b_.CreateNot(b_.CreateCall(
-              helper("jitser_rt_json_open_shared", i1(), {ptr_, ptr_}), {context, held})));
+              helper("jitser_json_open_shared", i1(), {ptr_, ptr_}), {context, held})));
         }
         enter(context);
         call_routine(in.a, held);
         leave(context);
         if (shared) {
-          b_.CreateCall(helper("jitser_rt_json_close_shared", Type::getVoidTy(ctx_), {ptr_}),
+          b_.CreateCall(helper("jitser_json_close_shared", Type::getVoidTy(ctx_), {ptr_}),
                         {context});
         }
         b_.CreateBr(done);
@@ -452,7 +452,7 @@ class JsonWriteEmitter : public WriterBase {
         if (!ops->data) {  // std::vector<bool>
           enter(context);
           checked_span(b_.CreateCall(
-              helper("jitser_rt_json_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_}),
+              helper("jitser_json_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_}),
               {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops)}));
           leave(context);
           return;
@@ -468,14 +468,14 @@ class JsonWriteEmitter : public WriterBase {
       case Op::Map:
         enter(context);
         checked_span(b_.CreateCall(
-            helper("jitser_rt_json_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}),
+            helper("jitser_json_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}),
             {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type->map_ops),
              routines_[in.a], routines_[in.b]}));
         leave(context);
         return;
       case Op::Dynamic:
         checked_span(
-            b_.CreateCall(helper("jitser_rt_json_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
+            b_.CreateCall(helper("jitser_json_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
                           {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
         return;
       default: return;
@@ -505,7 +505,7 @@ class JsonReadEmitter : public EmitterBase {
       } else {
         for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
           const Instr& in = plan_.code[i];
-          // No frame; a map's key routine stays empty, as jitser_rt_json_read_map reads keys
+          // No frame; a map's key routine stays empty, as jitser_json_read_map reads keys
           // from their text.
           if (in.op == Op::Frame || in.enc == json::kQuoted) continue;
           value(in, fn_->getArg(1), at(fn_->getArg(2), in.offset));
@@ -525,9 +525,9 @@ class JsonReadEmitter : public EmitterBase {
     b_.CreateRet(llvm::ConstantPointerNull::get(ptr_));
     b_.SetInsertPoint(body);
     Value* root = new_slot("root");
-    check("jitser_rt_json_open", {ptr_, ptr_, ptr_, ptr_}, {context, fn_->getArg(1), end, root});
+    check("jitser_json_open", {ptr_, ptr_, ptr_, ptr_}, {context, fn_->getArg(1), end, root});
     call_routine(plan_.root, root, fn_->getArg(3));
-    check("jitser_rt_json_finish", {ptr_}, {context});
+    check("jitser_json_finish", {ptr_}, {context});
     b_.CreateRet(end);
   }
 
@@ -591,7 +591,7 @@ class JsonReadEmitter : public EmitterBase {
       b_.CreateStore(c64(0), seen.back());
     }
     b_.CreateStore(c32(0), expected);
-    check("jitser_rt_json_begin_object", {ptr_, ptr_}, {value, it});
+    check("jitser_json_begin_object", {ptr_, ptr_}, {value, it});
 
     BasicBlock* next = block("object.next");
     BasicBlock* have = block("object.key");
@@ -602,7 +602,7 @@ class JsonReadEmitter : public EmitterBase {
     b_.CreateBr(next);
 
     b_.SetInsertPoint(next);
-    Value* status = b_.CreateCall(helper("jitser_rt_json_next_field", i32_, {ptr_, ptr_, ptr_}),
+    Value* status = b_.CreateCall(helper("jitser_json_next_field", i32_, {ptr_, ptr_, ptr_}),
                                   {it, field, raw_at});
     llvm::SwitchInst* step = b_.CreateSwitch(status, fail_, 2);
     step->addCase(c32(1), have);
@@ -636,7 +636,7 @@ class JsonReadEmitter : public EmitterBase {
       table = new llvm::GlobalVariable(module_, type, true, llvm::GlobalValue::PrivateLinkage,
                                        llvm::ConstantArray::get(type, fields), "fields");
     }
-    Value* index = b_.CreateCall(helper("jitser_rt_json_find_field", i32_, {ptr_, ptr_, i32_}),
+    Value* index = b_.CreateCall(helper("jitser_json_find_field", i32_, {ptr_, ptr_, i32_}),
                                  {raw, table, c32(n)});
     // An unknown key's value is skipped by the next step of the iterator.
     llvm::SwitchInst* sw = b_.CreateSwitch(index, fail_, n + 1);
@@ -664,7 +664,7 @@ class JsonReadEmitter : public EmitterBase {
       Value* bit = c64(std::uint64_t{1} << (i % 64));
       b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, done);
       b_.SetInsertPoint(absent);
-      check("jitser_rt_json_missing", {ptr_, ptr_},
+      check("jitser_json_missing", {ptr_, ptr_},
             {const_ptr(plan_.fields[in.field].desc), at(base, in.offset)});
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
@@ -684,25 +684,25 @@ class JsonReadEmitter : public EmitterBase {
     switch (in.op) {
       case Op::Bool: {
         Value* out = local(i8_, "bool", 1);
-        check("jitser_rt_json_get_bool", {ptr_, ptr_}, {value, out});
+        check("jitser_json_get_bool", {ptr_, ptr_}, {value, out});
         store(b_.CreateLoad(i8_, out), p, 0);
         return;
       }
       case Op::Int: {
-        Value* v = get("jitser_rt_json_get_int", value, i64_);
+        Value* v = get("jitser_json_get_int", value, i64_);
         Value* narrow = b_.CreateTrunc(v, int_type(in.width));
         if (in.width < 8) fail_if(b_.CreateICmpNE(b_.CreateSExt(narrow, i64_), v));
         store(narrow, p, 0);
         return;
       }
       case Op::UInt: {
-        Value* v = get("jitser_rt_json_get_uint", value, i64_);
+        Value* v = get("jitser_json_get_uint", value, i64_);
         if (in.width < 8) fail_if(b_.CreateICmpUGE(v, c64(std::uint64_t{1} << (8 * in.width))));
         store(b_.CreateTrunc(v, int_type(in.width)), p, 0);
         return;
       }
       case Op::Float: {
-        Value* d = get("jitser_rt_json_get_double", value, Type::getDoubleTy(ctx_));
+        Value* d = get("jitser_json_get_double", value, Type::getDoubleTy(ctx_));
         if (in.width == 8) {
           store(d, p, 0);
           return;
@@ -716,18 +716,18 @@ class JsonReadEmitter : public EmitterBase {
       }
       case Op::String: string(value, p); return;
       case Op::Bytes:
-        check("jitser_rt_json_read_bytes", {ptr_, ptr_, ptr_},
+        check("jitser_json_read_bytes", {ptr_, ptr_, ptr_},
               {value, p, const_ptr(in.type->list_ops)});
         return;
       case Op::Enum: enum_name(in, value, p); return;
-      case Op::Decimal: check("jitser_rt_json_read_decimal", {ptr_, ptr_}, {value, p}); return;
+      case Op::Decimal: check("jitser_json_read_decimal", {ptr_, ptr_}, {value, p}); return;
       case Op::Time:
-        check("jitser_rt_json_read_time", {ptr_, ptr_, i32_, i32_},
+        check("jitser_json_read_time", {ptr_, ptr_, i32_, i32_},
               {value, p, c32(static_cast<std::uint32_t>(in.type->unit)),
                c32(in.type->kind == Kind::Duration)});
         return;
       case Op::Dynamic:
-        check("jitser_rt_json_read_value", {ptr_, ptr_, ptr_}, {context, value, p});
+        check("jitser_json_read_value", {ptr_, ptr_, ptr_}, {context, value, p});
         return;
       case Op::Struct:
         enter(context);
@@ -744,7 +744,7 @@ class JsonReadEmitter : public EmitterBase {
                                ? reinterpret_cast<const void*>(in.type->shared_ops->emplace)
                                : reinterpret_cast<const void*>(in.type->nullable_ops->fill);
         Value* was_null = local(i8_, "was_null", 1);
-        check("jitser_rt_json_take_null", {ptr_, ptr_}, {value, was_null});
+        check("jitser_json_take_null", {ptr_, ptr_}, {value, was_null});
         BasicBlock* null = block("null");
         BasicBlock* some = block("some");
         BasicBlock* done = block("some.done");
@@ -765,7 +765,7 @@ class JsonReadEmitter : public EmitterBase {
         const ListOps* ops = in.type->list_ops;
         enter(context);
         if (!ops->data) {  // std::vector<bool>
-          check("jitser_rt_json_read_bool_list", {ptr_, ptr_, ptr_}, {value, p, const_ptr(ops)});
+          check("jitser_json_read_bool_list", {ptr_, ptr_, ptr_}, {value, p, const_ptr(ops)});
         } else {
           list(in, value, p);
         }
@@ -790,7 +790,7 @@ class JsonReadEmitter : public EmitterBase {
       case Op::Map: {
         enter(context);
         const Instr& key = plan_.code[plan_.routines[in.a].begin];
-        check("jitser_rt_json_read_map", {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_},
+        check("jitser_json_read_map", {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_},
               {context, value, p, const_ptr(in.type), const_ptr(&key), routines_[in.b]});
         leave(context);
         return;
@@ -803,7 +803,7 @@ class JsonReadEmitter : public EmitterBase {
   std::pair<Value*, Value*> get_string(Value* value) {
     Value* data_at = local(ptr_, "text");
     Value* size_at = local(i64_, "text_size");
-    check("jitser_rt_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
+    check("jitser_json_get_string", {ptr_, ptr_, ptr_}, {value, data_at, size_at});
     return {b_.CreateLoad(ptr_, data_at), b_.CreateLoad(i64_, size_at)};
   }
 
@@ -820,7 +820,7 @@ class JsonReadEmitter : public EmitterBase {
     store_short_string(b_, p, load(i64_, data, 0), load(i64_, data, 8), n);
     b_.CreateBr(done);
     b_.SetInsertPoint(host);
-    b_.CreateCall(helper("jitser_rt_json_assign_string", Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}),
+    b_.CreateCall(helper("jitser_json_assign_string", Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}),
                   {p, data, n});
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
@@ -860,14 +860,14 @@ class JsonReadEmitter : public EmitterBase {
   void each_element(Value* value, Each each) {
     Value* it = new_slot("array");
     Value* element = new_slot("element");
-    check("jitser_rt_json_begin_array", {ptr_, ptr_}, {value, it});
+    check("jitser_json_begin_array", {ptr_, ptr_}, {value, it});
     BasicBlock* loop = block("element");
     BasicBlock* body = block("element.read");
     BasicBlock* done = block("elements.done");
     b_.CreateBr(loop);
     b_.SetInsertPoint(loop);
     Value* status =
-        b_.CreateCall(helper("jitser_rt_json_next_element", i32_, {ptr_, ptr_}), {it, element});
+        b_.CreateCall(helper("jitser_json_next_element", i32_, {ptr_, ptr_}), {it, element});
     llvm::SwitchInst* sw = b_.CreateSwitch(status, fail_, 2);
     sw->addCase(llvm::ConstantInt::get(i32_, 1), body);
     sw->addCase(llvm::ConstantInt::get(i32_, 0), done);

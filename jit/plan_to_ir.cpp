@@ -319,7 +319,7 @@ class WriteEmitter : public WriterBase {
         put_byte(wire::kNull);
         b_.CreateBr(done);
         b_.SetInsertPoint(some);
-        Value* id = b_.CreateCall(helper("jitser_rt_shared_id", i64_, {ptr_, ptr_, ptr_}),
+        Value* id = b_.CreateCall(helper("jitser_binary_shared_id", i64_, {ptr_, ptr_, ptr_}),
                                   {context, object, const_ptr(in.type->shared_ops)});
         BasicBlock* ref = block("shared.ref");
         BasicBlock* fresh = block("shared.new");
@@ -360,7 +360,7 @@ class WriteEmitter : public WriterBase {
         put_byte(in.enc);
         if (!data) {
           checked_span(b_.CreateCall(
-              helper("jitser_rt_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
+              helper("jitser_binary_write_bool_list", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
               {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
         } else {
           each_of(data, stride, n, [&](Value* element) { call_routine(in.a, element); });
@@ -375,12 +375,12 @@ class WriteEmitter : public WriterBase {
                  [&](Value* element) { call_routine(in.a, element); });
         return;
       case Op::Dynamic:
-        checked_span(b_.CreateCall(helper("jitser_rt_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
+        checked_span(b_.CreateCall(helper("jitser_binary_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
                                    {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
         return;
       case Op::Map: {
         Function* write_map =
-            helper("jitser_rt_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
+            helper("jitser_binary_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
         checked_span(b_.CreateCall(write_map, {context, cursor(), b_.CreateLoad(ptr_, limit_), slot,
                                                const_ptr(in.type->map_ops), c8(in.enc),
                                                routines_[in.a], routines_[in.b]}));
@@ -613,7 +613,7 @@ class ReadEmitter : public EmitterBase {
     b.CreateRet(llvm::ConstantInt::getTrue(ctx_));
     b.SetInsertPoint(host);
     b.CreateRet(b.CreateCall(
-        helper("jitser_rt_assign_string", Type::getInt1Ty(ctx_), {ptr_, ptr_, i64_}), {s, p, n}));
+        helper("jitser_binary_assign_string", Type::getInt1Ty(ctx_), {ptr_, ptr_, i64_}), {s, p, n}));
     return f;
   }
 
@@ -768,7 +768,7 @@ class ReadEmitter : public EmitterBase {
       case Op::Bytes: {
         Value* n = get_count(1);
         b_.CreateCall(
-            helper("jitser_rt_assign_bytes", Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}),
+            helper("jitser_binary_assign_bytes", Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}),
             {slot, const_ptr(in.type->list_ops), pos(), n});
         b_.CreateStore(b_.CreateInBoundsGEP(i8_, pos(), n), p_);
         return;
@@ -790,7 +790,7 @@ class ReadEmitter : public EmitterBase {
       }
       case Op::Time: {
         Value* next = b_.CreateCall(
-            helper("jitser_rt_read_time", ptr_, {ptr_, ptr_, i32_, ptr_}),
+            helper("jitser_binary_read_time", ptr_, {ptr_, ptr_, i32_, ptr_}),
             {pos(), end_, llvm::ConstantInt::get(i32_, static_cast<std::uint32_t>(in.type->unit)),
              scratch_});
         fail_if(b_.CreateIsNull(next));
@@ -828,7 +828,7 @@ class ReadEmitter : public EmitterBase {
       }
       case Op::Shared: {
         Value* next = b_.CreateCall(
-            helper("jitser_rt_read_shared", ptr_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}),
+            helper("jitser_binary_read_shared", ptr_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}),
             {context, pos(), end_, slot, const_ptr(in.type), fill_});
         fail_if(b_.CreateIsNull(next));
         b_.CreateStore(next, p_);
@@ -861,7 +861,7 @@ class ReadEmitter : public EmitterBase {
         call_host(reinterpret_cast<const void*>(ops->resize), resize_type, {slot, n});
         if (!ops->data) {
           Value* next = b_.CreateCall(
-              helper("jitser_rt_read_bool_list", ptr_, {ptr_, ptr_, ptr_, ptr_, i64_}),
+              helper("jitser_binary_read_bool_list", ptr_, {ptr_, ptr_, ptr_, ptr_, i64_}),
               {pos(), end_, slot, const_ptr(ops), n});
           fail_if(b_.CreateIsNull(next));
           b_.CreateStore(next, p_);
@@ -879,7 +879,7 @@ class ReadEmitter : public EmitterBase {
                  [&](Value* element) { call_routine(context, in.a, element); });
         return;
       case Op::Dynamic: {
-        Value* next = b_.CreateCall(helper("jitser_rt_read_value", ptr_, {ptr_, ptr_, ptr_, ptr_}),
+        Value* next = b_.CreateCall(helper("jitser_binary_read_value", ptr_, {ptr_, ptr_, ptr_, ptr_}),
                                     {context, pos(), end_, slot});
         fail_if(b_.CreateIsNull(next));
         b_.CreateStore(next, p_);
@@ -888,7 +888,7 @@ class ReadEmitter : public EmitterBase {
       case Op::Map: {
         const std::uint32_t min_entry =
             plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
-        Function* read_map = helper("jitser_rt_read_map", ptr_,
+        Function* read_map = helper("jitser_binary_read_map", ptr_,
                                     {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, i32_, ptr_, ptr_});
         Value* next = b_.CreateCall(
             read_map, {context, pos(), end_, slot, const_ptr(in.type), c8(in.enc),

@@ -1,0 +1,256 @@
+// JSON's helpers: what its compiled codecs call for work not worth emitting as IR
+// (formats/compiled_abi.h), thin entries into the functions the interpreter's operations call,
+// so that both tiers read and write through the very same ones. The hottest are in the kernel
+// (json_kernel.cpp), which compiled code inlines.
+#include "formats/json/json_helpers.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "formats/field_default.h"
+#include "formats/json/json_key.h"
+#include "formats/json/json_read.h"
+#include "formats/json/json_value.h"
+#include "formats/json/json_write.h"
+#include "typeinfo/value_slot.h"
+
+namespace jitser {
+namespace {
+
+WriteSpan span_of(Buffer& out) {
+  std::uint8_t* at = out.ensure(0);
+  return {at, at + (out.capacity() - out.size())};
+}
+
+WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std::size_t n) {
+  if (static_cast<std::size_t>(limit - cursor) >= n) return {cursor, limit};
+  return jitser_rt_grow(ctx, cursor, n);
+}
+
+WriteSpan put(WriteSpan span, char c) {
+  *span.cursor++ = static_cast<std::uint8_t>(c);
+  return span;
+}
+
+static_assert(sizeof(json::Document) <= sizeof(ReadContext::input) &&
+              alignof(json::Document) <= alignof(ReadContext));
+json::Document& document(ReadContext* ctx) {
+  return *std::launder(reinterpret_cast<json::Document*>(ctx->input));
+}
+
+}  // namespace
+
+extern "C" {
+
+bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end,
+                      json::Slot* root) {
+  ::new (ctx->input) json::Document();
+  ctx->close_input = [](void* input) { static_cast<json::Document*>(input)->~Document(); };
+  return document(ctx).open({p, static_cast<std::size_t>(end - p)}, ctx->padding, root) == Errc::ok;
+}
+
+bool jitser_json_finish(ReadContext* ctx) { return document(ctx).finish() == Errc::ok; }
+
+char* jitser_json_double(char* out, double v) { return json::put_double(out, v); }
+char* jitser_json_float(char* out, float v) { return json::put_float(out, v); }
+char* jitser_json_escaped_string(char* out, const char* data, std::size_t n) {
+  return json::put_string(out, data, n);
+}
+char* jitser_json_base64(char* out, const std::uint8_t* data, std::size_t n) {
+  return json::put_base64(out, data, n);
+}
+char* jitser_json_decimal(char* out, const Decimal* d) { return json::put_decimal(out, *d); }
+char* jitser_json_time(char* out, std::int64_t ticks, std::uint32_t unit, std::uint32_t duration) {
+  const auto u = static_cast<TimeUnit>(unit);
+  return duration ? json::put_duration(out, ticks, u) : json::put_timestamp(out, ticks, u);
+}
+
+WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
+                                  const void* value) {
+  Buffer& out = *ctx->out;
+  out.commit_to(cursor);
+  if (json::write_value(out, *static_cast<const Value*>(value), ctx->max_depth - ctx->depth) !=
+      Errc::ok) {
+    return {nullptr, nullptr};
+  }
+  return span_of(out);
+}
+
+WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                      const void* list, const ListOps* ops) {
+  const std::size_t n = ops->size(list);
+  WriteSpan span = room(ctx, cursor, limit, 2 + 6 * n);  // "false," per element, and brackets
+  span = put(span, '[');
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) span = put(span, ',');
+    const std::string_view word = ops->get_bool(list, i) ? "true" : "false";
+    std::memcpy(span.cursor, word.data(), word.size());
+    span.cursor += word.size();
+  }
+  return put(span, ']');
+}
+
+WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                const void* map, const MapOps* ops, WriteFn key, WriteFn value) {
+  WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
+  alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
+  ops->begin(map, iterator);
+  const void* k;
+  const void* v;
+  bool first = true;
+  while (ops->next(iterator, &k, &v)) {
+    if (!first) span = put(room(ctx, span.cursor, span.limit, 1), ',');
+    first = false;
+    span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
+    if (!span.cursor) return span;
+    span = put(room(ctx, span.cursor, span.limit, 1), ':');
+    span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
+    if (!span.cursor) return span;
+  }
+  return put(room(ctx, span.cursor, span.limit, 1), '}');
+}
+
+bool jitser_json_open_shared(WriteContext* ctx, const void* object) {
+  if (std::find(ctx->open.begin(), ctx->open.end(), object) != ctx->open.end()) return false;
+  ctx->open.push_back(object);
+  return true;
+}
+void jitser_json_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
+
+bool jitser_json_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
+                      std::uint32_t omit_default) {
+  return (omit_null && holds_nothing(*field, slot)) ||
+         (omit_default && equals_default(*field, slot));
+}
+
+std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,
+                                    std::uint32_t n) {
+  std::string_view key;
+  if (json::unescaped_key(raw_key, &key) != Errc::ok) return -2;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (fields[i]->name == key) return static_cast<std::int32_t>(i);
+  }
+  return -1;
+}
+
+void jitser_json_assign_string(void* s, const char* data, std::size_t n) {
+  static_cast<std::string*>(s)->assign(data, n);
+}
+
+bool jitser_json_missing(const FieldDesc* field, void* slot) { return apply_missing(*field, slot); }
+
+bool jitser_json_read_bytes(json::Slot* value, void* list, const ListOps* ops) {
+  return json::read_base64(value, list, *ops) == Errc::ok;
+}
+
+bool jitser_json_read_decimal(json::Slot* value, void* p) {
+  return json::read_decimal(value, static_cast<Decimal*>(p)) == Errc::ok;
+}
+
+bool jitser_json_read_time(json::Slot* value, void* p, std::uint32_t unit, std::uint32_t duration) {
+  std::int64_t ticks = 0;
+  std::string_view text;
+  if (json::read_time(value, static_cast<TimeUnit>(unit), duration != 0, &ticks, &text) !=
+      Errc::ok) {
+    return false;
+  }
+  std::memcpy(p, &ticks, 8);
+  return true;
+}
+
+bool jitser_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
+  std::size_t at = 0;
+  return json::read_value(document(ctx), value, *static_cast<Value*>(p),
+                          ctx->max_depth - ctx->depth, &at) == Errc::ok;
+}
+
+bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops) {
+  json::Slot it, element;
+  if (json::begin_array(value, &it) != Errc::ok) return false;
+  std::size_t have = ops->size(list);
+  std::size_t count = 0;
+  for (;;) {
+    bool more = false;
+    if (json::next_element(&it, &more, &element) != Errc::ok) return false;
+    if (!more) break;
+    bool b = false;
+    if (json::get_bool(&element, &b) != Errc::ok) return false;
+    if (count >= have) {
+      ops->resize(list, std::max<std::size_t>(count + 1, have * 2));
+      have = ops->size(list);
+    }
+    ops->set_bool(list, count++, b);
+  }
+  ops->resize(list, count);
+  return true;
+}
+
+bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
+                          const Instr* key, SlotReadFn read_value) {
+  const MapOps& ops = *type->map_ops;
+  json::Slot it, field;
+  if (json::begin_object(value, &it) != Errc::ok) return false;
+  ops.clear(map);
+  const TypeDesc& key_type = type->key->resolved();
+  for (;;) {
+    bool more = false;
+    const char* raw = nullptr;
+    if (json::next_field(&it, &more, &raw, &field) != Errc::ok) return false;
+    if (!more) return true;
+    std::string_view text;
+    if (json::unescaped_key(raw, &text) != Errc::ok) return false;
+    ValueSlot slot(key_type);
+    if (json::read_key(*key, text, slot.get()) != Errc::ok) return false;
+    const void* stored_key = nullptr;
+    void* at = ops.insert(map, slot.get(), &stored_key);
+    if (!at || !read_value(ctx, &field, static_cast<std::uint8_t*>(at))) return false;
+  }
+}
+
+}  // extern "C"
+
+std::span<const HelperSymbol> json_helpers() {
+  static const HelperSymbol helpers[] = {
+      {"jitser_json_open", reinterpret_cast<void*>(&jitser_json_open)},
+      {"jitser_json_finish", reinterpret_cast<void*>(&jitser_json_finish)},
+      {"jitser_json_double", reinterpret_cast<void*>(&jitser_json_double)},
+      {"jitser_json_float", reinterpret_cast<void*>(&jitser_json_float)},
+      {"jitser_json_escaped_string", reinterpret_cast<void*>(&jitser_json_escaped_string)},
+      {"jitser_json_base64", reinterpret_cast<void*>(&jitser_json_base64)},
+      {"jitser_json_decimal", reinterpret_cast<void*>(&jitser_json_decimal)},
+      {"jitser_json_time", reinterpret_cast<void*>(&jitser_json_time)},
+      {"jitser_json_write_value", reinterpret_cast<void*>(&jitser_json_write_value)},
+      {"jitser_json_write_bool_list", reinterpret_cast<void*>(&jitser_json_write_bool_list)},
+      {"jitser_json_write_map", reinterpret_cast<void*>(&jitser_json_write_map)},
+      {"jitser_json_open_shared", reinterpret_cast<void*>(&jitser_json_open_shared)},
+      {"jitser_json_close_shared", reinterpret_cast<void*>(&jitser_json_close_shared)},
+      {"jitser_json_omit", reinterpret_cast<void*>(&jitser_json_omit)},
+      {"jitser_json_find_field", reinterpret_cast<void*>(&jitser_json_find_field)},
+      {"jitser_json_assign_string", reinterpret_cast<void*>(&jitser_json_assign_string)},
+      {"jitser_json_missing", reinterpret_cast<void*>(&jitser_json_missing)},
+      {"jitser_json_read_bytes", reinterpret_cast<void*>(&jitser_json_read_bytes)},
+      {"jitser_json_read_decimal", reinterpret_cast<void*>(&jitser_json_read_decimal)},
+      {"jitser_json_read_time", reinterpret_cast<void*>(&jitser_json_read_time)},
+      {"jitser_json_read_value", reinterpret_cast<void*>(&jitser_json_read_value)},
+      {"jitser_json_read_bool_list", reinterpret_cast<void*>(&jitser_json_read_bool_list)},
+      {"jitser_json_read_map", reinterpret_cast<void*>(&jitser_json_read_map)},
+      {"jitser_json_int", reinterpret_cast<void*>(&jitser_json_int)},
+      {"jitser_json_uint", reinterpret_cast<void*>(&jitser_json_uint)},
+      {"jitser_json_string", reinterpret_cast<void*>(&jitser_json_string)},
+      {"jitser_json_begin_object", reinterpret_cast<void*>(&jitser_json_begin_object)},
+      {"jitser_json_next_field", reinterpret_cast<void*>(&jitser_json_next_field)},
+      {"jitser_json_begin_array", reinterpret_cast<void*>(&jitser_json_begin_array)},
+      {"jitser_json_next_element", reinterpret_cast<void*>(&jitser_json_next_element)},
+      {"jitser_json_take_null", reinterpret_cast<void*>(&jitser_json_take_null)},
+      {"jitser_json_get_bool", reinterpret_cast<void*>(&jitser_json_get_bool)},
+      {"jitser_json_get_int", reinterpret_cast<void*>(&jitser_json_get_int)},
+      {"jitser_json_get_uint", reinterpret_cast<void*>(&jitser_json_get_uint)},
+      {"jitser_json_get_double", reinterpret_cast<void*>(&jitser_json_get_double)},
+      {"jitser_json_get_string", reinterpret_cast<void*>(&jitser_json_get_string)},
+  };
+  return helpers;
+}
+
+}  // namespace jitser

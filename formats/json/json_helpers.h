@@ -1,0 +1,34 @@
+// JSON's helpers for compiled code, by name and address (formats/compiled_abi.h); those of the
+// kernel (json_kernel.cpp) are declared here for the helpers and the table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "formats/compiled_abi.h"
+
+namespace jitser {
+
+std::span<const HelperSymbol> json_helpers();
+
+extern "C" {
+// The kernel's functions, compiled into the library and to the bitcode the JIT inlines.
+char* jitser_json_int(char* out, std::int64_t v);
+char* jitser_json_uint(char* out, std::uint64_t v);
+char* jitser_json_string(char* out, const char* data, std::size_t n);
+bool jitser_json_begin_object(Slot* value, Slot* iterator);
+std::int32_t jitser_json_next_field(Slot* iterator, Slot* value, const char** raw_key);
+bool jitser_json_begin_array(Slot* value, Slot* iterator);
+std::int32_t jitser_json_next_element(Slot* iterator, Slot* value);
+bool jitser_json_take_null(Slot* value, bool* was_null);
+bool jitser_json_get_bool(Slot* value, std::uint8_t* out);
+bool jitser_json_get_int(Slot* value, std::int64_t* out);
+bool jitser_json_get_uint(Slot* value, std::uint64_t* out);
+bool jitser_json_get_double(Slot* value, double* out);
+bool jitser_json_get_string(Slot* value, const char** data, std::size_t* size);
+/// put_string itself, for a string with bytes to escape or check as UTF-8 (not in the kernel).
+char* jitser_json_escaped_string(char* out, const char* data, std::size_t n);
+}
+
+}  // namespace jitser
