@@ -125,6 +125,7 @@ struct Built {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
   std::unique_ptr<llvm::TargetMachine> machine;
+  std::vector<HostAddress> hosts;  // what the module's external symbols stand for
 };
 
 Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
@@ -140,7 +141,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   built.module = std::make_unique<llvm::Module>(entry_name(plan), *built.context);
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
-  emit_plan(plan, options, *built.module);
+  built.hosts = emit_plan(plan, options, *built.module);
   if (auto kernel = format_entry(plan.format).kernel) {
     if (Status s = link_kernel(*built.module, kernel(), entry_name(plan)); !s) return s;
   }
@@ -212,13 +213,18 @@ Result<llvm::SmallVector<char, 0>> emit(Built& built, llvm::CodeGenFileType type
   return bytes;
 }
 
-using Object = llvm::SmallVector<char, 0>;
+// One Plan's module, optimized, as object code, with the host addresses it refers to.
+struct Object {
+  llvm::SmallVector<char, 0> bytes;
+  std::vector<HostAddress> hosts;
+};
 
-// One Plan's module, optimized, as object code.
 Result<Object> object_for(const Plan& plan, const RunOptions& options, bool reject) {
   Result<Built> built = build(plan, options, true, reject);
   if (!built) return built.status();
-  return emit(*built, llvm::CodeGenFileType::ObjectFile);
+  Result<llvm::SmallVector<char, 0>> bytes = emit(*built, llvm::CodeGenFileType::ObjectFile);
+  if (!bytes) return bytes.status();
+  return Object{std::move(*bytes), std::move(built->hosts)};
 }
 
 std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
@@ -302,10 +308,21 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   for (const auto& [plan, object] :
        {std::pair{&serialize, &write_object}, std::pair{&deserialize, &*read_object}}) {
     if (!*object) return object->status();
-    out.code_bytes += text_bytes(**object);
+    out.code_bytes += text_bytes((*object)->bytes);
     const std::string name = entry_name(*plan);
+    // The object's references to this process's type descriptors, ops tables and fields are
+    // symbols, bound here.
+    llvm::orc::SymbolMap hosts;
+    for (const HostAddress& h : (*object)->hosts) {
+      hosts[impl_->jit->mangleAndIntern(h.name)] = llvm::orc::ExecutorSymbolDef(
+          llvm::orc::ExecutorAddr::fromPtr(h.address), llvm::JITSymbolFlags::Exported);
+    }
+    if (llvm::Error e =
+            impl_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(hosts)))) {
+      return llvm_failure("cannot bind the host symbols of " + name, std::move(e));
+    }
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        llvm::StringRef((*object)->data(), (*object)->size()), name);
+        llvm::StringRef((*object)->bytes.data(), (*object)->bytes.size()), name);
     if (llvm::Error e = impl_->jit->addObjectFile(std::move(buffer))) {
       return llvm_failure("cannot add the object of " + name, std::move(e));
     }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "formats/plan.h"
+#include "jit/plan_to_ir.h"
 #include "typeinfo/type_desc.h"
 
 namespace jitser::jit::ir {
@@ -48,10 +49,11 @@ class EmitterBase {
  protected:
   // `entry_levels`: nesting levels the entry counts before the root routine runs.
   EmitterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
-              std::uint32_t entry_levels = 0)
+              std::vector<HostAddress>& hosts, std::uint32_t entry_levels = 0)
       : plan_(plan),
         options_(options),
         module_(module),
+        hosts_(hosts),
         ctx_(module.getContext()),
         b_(ctx_),
         ptr_(llvm::PointerType::get(ctx_, 0)),
@@ -110,9 +112,11 @@ class EmitterBase {
     return f;
   }
 
-  Value* const_ptr(const void* address) {
-    return llvm::ConstantExpr::getIntToPtr(
-        llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), ptr_);
+  // A host address the code refers to (a type descriptor, an ops table, a field): an external
+  // symbol of the module, which the JIT binds to the address when it links the code. Compiled
+  // code holds no address of this process, so its object file could be loaded by another.
+  llvm::Constant* const_ptr(const void* address) {
+    return module_.getOrInsertGlobal(host_name(address), i8_);
   }
   llvm::ConstantInt* c64(std::uint64_t v) { return llvm::ConstantInt::get(i64_, v); }
   llvm::ConstantInt* c8(std::uint8_t v) { return llvm::ConstantInt::get(i8_, v); }
@@ -200,8 +204,18 @@ class EmitterBase {
     b_.SetInsertPoint(ok);
   }
 
+  // A call of a host function (a container operation of the user's type), by symbol too.
   Value* call_host(const void* fn, FunctionType* type, llvm::ArrayRef<Value*> args) {
-    return b_.CreateCall(type, const_ptr(fn), args);
+    return b_.CreateCall(module_.getOrInsertFunction(host_name(fn), type), args);
+  }
+  // The same address gets the same name within a module; names follow first use, so the same
+  // Plan and options give the same names.
+  std::string host_name(const void* address) {
+    for (const HostAddress& h : hosts_) {
+      if (h.address == address) return h.name;
+    }
+    hosts_.push_back({module_.getName().str() + ".host." + std::to_string(hosts_.size()), address});
+    return hosts_.back().name;
   }
   Function* helper(const char* name, Type* result, llvm::ArrayRef<Type*> params) {
     return llvm::cast<Function>(
@@ -229,6 +243,7 @@ class EmitterBase {
   const Plan& plan_;
   const RunOptions& options_;
   llvm::Module& module_;
+  std::vector<HostAddress>& hosts_;
   llvm::LLVMContext& ctx_;
   IRBuilder<> b_;
   llvm::PointerType* ptr_;
@@ -247,8 +262,8 @@ class EmitterBase {
 class WriterBase : public EmitterBase {
  protected:
   WriterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
-             std::uint32_t entry_levels = 0)
-      : EmitterBase(plan, options, module, entry_levels),
+             std::vector<HostAddress>& hosts, std::uint32_t entry_levels = 0)
+      : EmitterBase(plan, options, module, hosts, entry_levels),
         span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
         fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
 

@@ -46,8 +46,9 @@ std::uint64_t word_of(std::string_view text, std::size_t at, std::size_t n) {
 
 class JsonWriteEmitter : public WriterBase {
  public:
-  JsonWriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : WriterBase(plan, options, module),
+  JsonWriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                   std::vector<HostAddress>& hosts)
+      : WriterBase(plan, options, module, hosts),
         omitting_(options.omit_null || options.omit_default) {}
 
   void emit(const std::string& entry) {
@@ -362,8 +363,8 @@ class JsonWriteEmitter : public WriterBase {
     b_.CreateBr(done);
 
     b_.SetInsertPoint(general);
-    Value* end = b_.CreateCall(helper("jitser_json_string", ptr_, {ptr_, ptr_, i64_}),
-                               {cursor(), data, n});
+    Value* end =
+        b_.CreateCall(helper("jitser_json_string", ptr_, {ptr_, ptr_, i64_}), {cursor(), data, n});
     fail_if(b_.CreateIsNull(end));
     BasicBlock* general_done = b_.GetInsertBlock();
     b_.CreateBr(done);
@@ -433,8 +434,8 @@ class JsonWriteEmitter : public WriterBase {
         const bool shared = in.op == Op::Shared;
         if (shared) {
           // Written as a copy wherever it appears; one that contains itself is a cycle.
-          fail_if(b_.CreateNot(b_.CreateCall(
-              helper("jitser_json_open_shared", i1(), {ptr_, ptr_}), {context, held})));
+          fail_if(b_.CreateNot(b_.CreateCall(helper("jitser_json_open_shared", i1(), {ptr_, ptr_}),
+                                             {context, held})));
         }
         enter(context);
         call_routine(in.a, held);
@@ -490,8 +491,9 @@ class JsonWriteEmitter : public WriterBase {
 
 class JsonReadEmitter : public EmitterBase {
  public:
-  JsonReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : EmitterBase(plan, options, module),
+  JsonReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                  std::vector<HostAddress>& hosts)
+      : EmitterBase(plan, options, module, hosts),
         slot_type_(llvm::ArrayType::get(i8_, 32)),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)) {}
 
@@ -919,11 +921,11 @@ class JsonReadEmitter : public EmitterBase {
 }  // namespace
 
 void emit_json_plan(const Plan& plan, const RunOptions& options, llvm::Module& module,
-                    const std::string& entry) {
+                    const std::string& entry, std::vector<HostAddress>& hosts) {
   if (plan.direction == Direction::Serialize) {
-    JsonWriteEmitter(plan, options, module).emit(entry);
+    JsonWriteEmitter(plan, options, module, hosts).emit(entry);
   } else {
-    JsonReadEmitter(plan, options, module).emit(entry);
+    JsonReadEmitter(plan, options, module, hosts).emit(entry);
   }
 }
 

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "formats/plan.h"
+#include "jit/plan_to_ir.h"
 
 namespace llvm {
 class Module;
@@ -18,6 +20,6 @@ namespace jitser::jit {
 /// Plan, a ReadFn for a deserializing one. The entry counts the root value's nesting level,
 /// as the interpreter does.
 void emit_json_plan(const Plan& plan, const RunOptions& options, llvm::Module& module,
-                    const std::string& entry);
+                    const std::string& entry, std::vector<HostAddress>& hosts);
 
 }  // namespace jitser::jit

@@ -20,8 +20,9 @@ using namespace ir;
 
 class WriteEmitter : public WriterBase {
  public:
-  WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : WriterBase(plan, options, module) {}
+  WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+               std::vector<HostAddress>& hosts)
+      : WriterBase(plan, options, module, hosts) {}
 
   void emit(const std::string& name) {
     declare(fn_type_, name);
@@ -375,12 +376,13 @@ class WriteEmitter : public WriterBase {
                  [&](Value* element) { call_routine(in.a, element); });
         return;
       case Op::Dynamic:
-        checked_span(b_.CreateCall(helper("jitser_binary_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
-                                   {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
+        checked_span(
+            b_.CreateCall(helper("jitser_binary_write_value", span_, {ptr_, ptr_, ptr_, ptr_}),
+                          {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
         return;
       case Op::Map: {
-        Function* write_map =
-            helper("jitser_binary_write_map", span_, {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
+        Function* write_map = helper("jitser_binary_write_map", span_,
+                                     {ptr_, ptr_, ptr_, ptr_, ptr_, i8_, ptr_, ptr_});
         checked_span(b_.CreateCall(write_map, {context, cursor(), b_.CreateLoad(ptr_, limit_), slot,
                                                const_ptr(in.type->map_ops), c8(in.enc),
                                                routines_[in.a], routines_[in.b]}));
@@ -476,8 +478,9 @@ class WriteEmitter : public WriterBase {
 
 class ReadEmitter : public EmitterBase {
  public:
-  ReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module)
-      : EmitterBase(plan, options, module),
+  ReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+              std::vector<HostAddress>& hosts)
+      : EmitterBase(plan, options, module, hosts),
         fn_type_(FunctionType::get(ptr_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
 
   void emit(const std::string& name) {
@@ -613,7 +616,8 @@ class ReadEmitter : public EmitterBase {
     b.CreateRet(llvm::ConstantInt::getTrue(ctx_));
     b.SetInsertPoint(host);
     b.CreateRet(b.CreateCall(
-        helper("jitser_binary_assign_string", Type::getInt1Ty(ctx_), {ptr_, ptr_, i64_}), {s, p, n}));
+        helper("jitser_binary_assign_string", Type::getInt1Ty(ctx_), {ptr_, ptr_, i64_}),
+        {s, p, n}));
     return f;
   }
 
@@ -879,8 +883,9 @@ class ReadEmitter : public EmitterBase {
                  [&](Value* element) { call_routine(context, in.a, element); });
         return;
       case Op::Dynamic: {
-        Value* next = b_.CreateCall(helper("jitser_binary_read_value", ptr_, {ptr_, ptr_, ptr_, ptr_}),
-                                    {context, pos(), end_, slot});
+        Value* next =
+            b_.CreateCall(helper("jitser_binary_read_value", ptr_, {ptr_, ptr_, ptr_, ptr_}),
+                          {context, pos(), end_, slot});
         fail_if(b_.CreateIsNull(next));
         b_.CreateStore(next, p_);
         return;
@@ -922,16 +927,17 @@ std::string entry_name(const Plan& plan) {
          format_name(plan.format) + "." + symbol_text(display_name(*plan.root_type));
 }
 
-void emit_plan(const Plan& plan, const RunOptions& options, llvm::Module& module) {
+std::vector<HostAddress> emit_plan(const Plan& plan, const RunOptions& options,
+                                   llvm::Module& module) {
+  std::vector<HostAddress> hosts;
   if (plan.format == Format::Json) {
-    emit_json_plan(plan, options, module, entry_name(plan));
-    return;
-  }
-  if (plan.direction == Direction::Serialize) {
-    WriteEmitter(plan, options, module).emit(entry_name(plan));
+    emit_json_plan(plan, options, module, entry_name(plan), hosts);
+  } else if (plan.direction == Direction::Serialize) {
+    WriteEmitter(plan, options, module, hosts).emit(entry_name(plan));
   } else {
-    ReadEmitter(plan, options, module).emit(entry_name(plan));
+    ReadEmitter(plan, options, module, hosts).emit(entry_name(plan));
   }
+  return hosts;
 }
 
 }  // namespace jitser::jit

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "formats/plan.h"
 
@@ -16,9 +17,17 @@ namespace jitser::jit {
 /// The exported name of a Plan's entry function, e.g. "jitser.serialize.binary.MediaContent".
 std::string entry_name(const Plan& plan);
 
+/// An address of this process that compiled code refers to by the symbol `name`.
+struct HostAddress {
+  std::string name;
+  const void* address;
+};
+
 /// Emits the Plan's routines into `module`; the root routine is exported as entry_name(plan).
-/// The IR follows the contract in jit/runtime.h: helpers are declared by name, ops tables and
-/// type descriptors are absolute addresses of this process.
-void emit_plan(const Plan& plan, const RunOptions& options, llvm::Module& module);
+/// The IR follows the contract in formats/compiled_abi.h: helpers are declared by name, and
+/// the type descriptors, ops tables and fields it refers to are external symbols, returned
+/// with the addresses the JIT binds them to.
+std::vector<HostAddress> emit_plan(const Plan& plan, const RunOptions& options,
+                                   llvm::Module& module);
 
 }  // namespace jitser::jit

@@ -153,6 +153,14 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
   if (tested.jit_policy() == JitPolicy::Sync) {
     ASSERT_EQ(fast->stats().tier, Tier::Compiled) << fast->stats().failure;
   }
+  if (tested.jit_policy() == JitPolicy::Off) {  // once per type: the IR is the same in every policy
+    // Compiled code reaches the type's tables through symbols, never through addresses.
+    for (Direction d : {Direction::Serialize, Direction::Deserialize}) {
+      const Result<std::string> ir = fast->dump_ir(d, false);
+      ASSERT_TRUE(ir.ok()) << ir.status().to_string();
+      EXPECT_EQ(ir->find("inttoptr (i64 "), std::string::npos);
+    }
+  }
   const TypeDesc& type = fast->type();
   FillOptions fill_options;
   fill_options.json_values = format == Format::Json;

@@ -375,6 +375,33 @@ TEST(Tiers, IrAndAssemblyForEveryPayload) {
   }
 }
 
+// Compiled code refers to type descriptors, ops tables and fields by symbols bound when it is
+// linked, never by an address of this process baked in as a constant, so that its object code
+// could be loaded by another process.
+TEST(Tiers, CompiledCodeHoldsNoHostAddresses) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(e).ok());
+  bool some_symbol = false;
+  for (const TypeDesc* type : e.types()) {
+    if (type->kind != Kind::Struct) continue;
+    for (Format format : {Format::Binary, Format::Json}) {
+      auto codec = e.codec(type->name, format);
+      ASSERT_TRUE(codec);
+      for (Direction d : {Direction::Serialize, Direction::Deserialize}) {
+        for (bool optimized : {false, true}) {
+          auto ir = codec->dump_ir(d, optimized);
+          ASSERT_TRUE(ir) << type->name;
+          EXPECT_EQ(ir->find("inttoptr (i64 "), std::string::npos)
+              << type->name << " " << format_name(format) << (optimized ? " optimized" : "");
+          some_symbol |= ir->find(".host.0") != std::string::npos;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(some_symbol);  // the payloads' lists and optionals are reached through symbols
+}
+
 // A host built with AddressSanitizer instruments compiled code too (jit/compiler.cpp), so the
 // sanitizer runs of this suite and the fuzzer see memory errors in generated code.
 TEST(Tiers, CompiledCodeIsInstrumentedExactlyWhenTheHostIs) {
