@@ -12,8 +12,10 @@
 #include "formats/json/lower_json.h"
 
 extern "C" {
-// Made by the build from formats/json/json_kernel.cpp (cmake/embed_bitcode.cmake), and defined
-// by that file compiled natively.
+// Made by the build from each format's kernel (cmake/embed_bitcode.cmake); the layouts are
+// defined by the kernels compiled natively.
+extern const unsigned char jitser_binary_kernel_bitcode[];
+extern const std::size_t jitser_binary_kernel_bitcode_size;
 extern const unsigned char jitser_json_kernel_bitcode[];
 extern const std::size_t jitser_json_kernel_bitcode_size;
 extern const std::uint64_t jitser_json_kernel_layout;
@@ -31,6 +33,18 @@ constexpr const char* kJsonInlined[] = {
     "jitser_json_next_element", "jitser_json_take_null",  "jitser_json_get_bool",
     "jitser_json_get_int",      "jitser_json_get_uint",   "jitser_json_get_double",
     "jitser_json_get_string"};
+
+// Every function of the binary kernel: the writing rules, a few instructions each in the common
+// case.
+constexpr const char* kBinaryInlined[] = {"jitser_binary_put_varuint", "jitser_binary_put_compact",
+                                          "jitser_binary_put_time", "jitser_binary_put_frame"};
+
+FormatKernel binary_kernel() {
+  return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
+          .layout_symbol = nullptr,
+          .layout = 0,
+          .inlined = kBinaryInlined};
+}
 
 FormatKernel json_kernel() {
   return {.bitcode = {jitser_json_kernel_bitcode, jitser_json_kernel_bitcode_size},
@@ -53,7 +67,7 @@ constexpr FormatEntry kFormats[] = {
      .writer = binary_writer,
      .reader = binary_reader,
      .helpers = binary_helpers,
-     .kernel = nullptr},
+     .kernel = binary_kernel},
     {.format = Format::Json,
      .name = "json",
      .lower = lower_json,

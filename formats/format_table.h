@@ -18,7 +18,8 @@ namespace jitser {
 struct FormatKernel {
   std::span<const unsigned char> bitcode;
   /// A global of the bitcode that must hold the library's value of it, `layout`: the classes
-  /// the kernel and the library share are laid out alike.
+  /// the kernel and the library share are laid out alike. Null for a kernel that shares only
+  /// plain values.
   const char* layout_symbol;
   std::uint64_t layout;
   /// The helpers inlined at every call (the others stay calls within the codec's module).
@@ -43,7 +44,7 @@ struct FormatEntry {
   FormatReader* (*reader)(void* storage);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
-  /// The kernel, or null for a format that has none.
+  /// The kernel.
   FormatKernel (*kernel)();
 };
 

@@ -88,13 +88,25 @@ Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::
                             "kernel"),
       module.getContext());
   if (!parsed) return llvm_failure("cannot read the kernel's bitcode", parsed.takeError());
-  const llvm::GlobalVariable* layout = (*parsed)->getGlobalVariable(kernel.layout_symbol);
-  const auto* value =
-      layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
-  if (!value || value->getZExtValue() != kernel.layout) {
-    return Status(Errc::jit_failed,
-                  "the kernel's bitcode lays out the classes it shares with this build of jitser "
-                  "differently");
+  if (kernel.layout_symbol) {
+    const llvm::GlobalVariable* layout = (*parsed)->getGlobalVariable(kernel.layout_symbol);
+    const auto* value =
+        layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
+    if (!value || value->getZExtValue() != kernel.layout) {
+      return Status(Errc::jit_failed,
+                    "the kernel's bitcode lays out the classes it shares with this build of "
+                    "jitser differently");
+    }
+  }
+  // Compiled code declares the kernel's functions by name and type; a type that differs from
+  // the kernel's own would call it wrongly.
+  for (const llvm::Function& declared : module) {
+    const llvm::Function* defined = (*parsed)->getFunction(declared.getName());
+    if (declared.isDeclaration() && defined && !defined->isDeclaration() &&
+        defined->getFunctionType() != declared.getFunctionType()) {
+      return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
+                                          " with another signature than its kernel's");
+    }
   }
   (*parsed)->setDataLayout(module.getDataLayout());
   (*parsed)->setTargetTriple(module.getTargetTriple());
@@ -142,8 +154,9 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
   built.hosts = emit_plan(plan, options, *built.module);
-  if (auto kernel = format_entry(plan.format).kernel) {
-    if (Status s = link_kernel(*built.module, kernel(), entry_name(plan)); !s) return s;
+  if (Status s = link_kernel(*built.module, format_entry(plan.format).kernel(), entry_name(plan));
+      !s) {
+    return s;
   }
   if (reject) {  // a function whose only block has no terminator
     llvm::Function* bad = llvm::Function::Create(

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "formats/binary/wire.h"
-#include "formats/time_ticks.h"
 #include "jit/emitter.h"
 #include "jit/json_to_ir.h"
 
@@ -162,42 +161,16 @@ class WriteEmitter : public WriterBase {
     advance(1);
   }
 
-  // LEB128. One byte (most lengths, counts and small fields) is a compare and a store; longer
-  // values loop a 7-bit group at a time. (A branch-free variant that spread the groups into one
-  // word measured slower on the benchmark payloads.)
-  void put_varuint(Value* v) {
-    BasicBlock* entry = b_.GetInsertBlock();
-    BasicBlock* one = block("varint.one");
-    BasicBlock* loop = block("varint.loop");
-    BasicBlock* done = block("varint.done");
-    Value* start = cursor();
-    b_.CreateCondBr(b_.CreateICmpULT(v, c64(0x80)), one, loop);
-
-    b_.SetInsertPoint(one);
-    b_.CreateAlignedStore(b_.CreateTrunc(v, i8_), start, llvm::MaybeAlign(1));
-    Value* one_end = at(start, 1);
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* value = b_.CreatePHI(i64_, 2);
-    llvm::PHINode* out = b_.CreatePHI(ptr_, 2);
-    value->addIncoming(v, entry);
-    out->addIncoming(start, entry);
-    Value* more = b_.CreateICmpUGE(value, c64(0x80));
-    Value* low = b_.CreateTrunc(value, i8_);
-    b_.CreateAlignedStore(b_.CreateSelect(more, b_.CreateOr(low, c8(0x80)), low), out,
-                          llvm::MaybeAlign(1));
-    Value* next = at(out, 1);
-    value->addIncoming(b_.CreateLShr(value, c64(7)), loop);
-    out->addIncoming(next, loop);
-    b_.CreateCondBr(more, loop, done);
-
-    b_.SetInsertPoint(done);
-    llvm::PHINode* end = b_.CreatePHI(ptr_, 2);
-    end->addIncoming(one_end, one);
-    end->addIncoming(next, loop);
-    b_.CreateStore(end, cursor_);
+  // The kernel's writers (formats/binary/binary_kernel.cpp), inlined: each takes the cursor
+  // and returns the end of what it wrote.
+  void put(const char* name, llvm::ArrayRef<Type*> params, llvm::ArrayRef<Value*> args) {
+    std::vector<Type*> types{ptr_};
+    types.insert(types.end(), params.begin(), params.end());
+    std::vector<Value*> values{cursor()};
+    values.insert(values.end(), args.begin(), args.end());
+    set_cursor(b_.CreateCall(helper(name, ptr_, types), values));
   }
+  void put_varuint(Value* v) { put("jitser_binary_put_varuint", {i64_}, {v}); }
 
   Value* zigzag(Value* v) {
     return b_.CreateXor(b_.CreateShl(v, c64(1)), b_.CreateAShr(v, c64(63)));
@@ -209,36 +182,12 @@ class WriteEmitter : public WriterBase {
     return is_signed ? b_.CreateSExt(v, i64_) : b_.CreateZExt(v, i64_);
   }
 
-  // Compact int64: 4 bytes of v << 1 when v is in [-2^30, 2^30), else 0x01 and 8 bytes.
-  void put_compact(Value* v) {
-    BasicBlock* small = block("sli.small");
-    BasicBlock* large = block("sli.large");
-    BasicBlock* done = block("sli.done");
-    b_.CreateCondBr(b_.CreateICmpULT(b_.CreateAdd(v, c64(1u << 30)), c64(1ull << 31)), small,
-                    large);
-    b_.SetInsertPoint(small);
-    store(b_.CreateShl(b_.CreateTrunc(v, i32_), llvm::ConstantInt::get(i32_, 1)), cursor(), 0);
-    advance(4);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(large);
-    store(c8(0x01), cursor(), 0);
-    store(v, cursor(), 1);
-    advance(9);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
-
   void bounded(const Instr& in, Value* base) {
     switch (in.op) {
-      case Op::Frame: {
-        put_byte(wire::kMagic);
-        put_byte(wire::kVersion | (options_.write_fingerprint ? wire::kHasFingerprint : 0));
-        if (options_.write_fingerprint) {
-          store(c64(plan_.fingerprint), cursor(), 0);
-          advance(8);
-        }
+      case Op::Frame:
+        put("jitser_binary_put_frame", {i64_, i1()},
+            {c64(plan_.fingerprint), llvm::ConstantInt::getBool(ctx_, options_.write_fingerprint)});
         return;
-      }
       case Op::Bool: {
         Value* v = b_.CreateICmpNE(load(i8_, base, in.offset), c8(0));
         store(b_.CreateZExt(v, i8_), cursor(), 0);
@@ -257,7 +206,7 @@ class WriteEmitter : public WriterBase {
           case wire::kZigzag:
             put_varuint(zigzag(load_wide(base, in.offset, in.width, true)));
             return;
-          default: put_compact(load(i64_, base, in.offset)); return;
+          default: put("jitser_binary_put_compact", {i64_}, {load(i64_, base, in.offset)}); return;
         }
       case Op::Enum: {
         const TypeDesc& e = *in.type;
@@ -272,18 +221,10 @@ class WriteEmitter : public WriterBase {
             zigzag(b_.CreateSExt(load(i32_, base, in.offset + offsetof(Decimal, scale)), i64_)));
         return;
       }
-      case Op::Time: {
-        const std::int64_t per_second = ticks_per_second(in.type->unit);
-        Value* ticks = load(i64_, base, in.offset);
-        Value* seconds = b_.CreateSDiv(ticks, c64(per_second));
-        Value* rest = b_.CreateSRem(ticks, c64(per_second));
-        Value* negative = b_.CreateICmpSLT(rest, c64(0));
-        rest = b_.CreateSelect(negative, b_.CreateAdd(rest, c64(per_second)), rest);
-        seconds = b_.CreateSelect(negative, b_.CreateSub(seconds, c64(1)), seconds);
-        put_varuint(zigzag(seconds));
-        put_varuint(b_.CreateMul(rest, c64(1000000000 / per_second)));
+      case Op::Time:
+        put("jitser_binary_put_time", {i64_, i32_},
+            {load(i64_, base, in.offset), c32(static_cast<std::uint32_t>(in.type->unit))});
         return;
-      }
       default: return;
     }
   }
@@ -687,18 +628,6 @@ class ReadEmitter : public EmitterBase {
     return n;
   }
 
-  void fixed(const Instr& in, Value* base) {
-    if (in.op == Op::Bool) {
-      Value* v = load(i8_, pos(), 0);
-      fail_if(b_.CreateICmpUGT(v, c8(1)));
-      store(v, base, in.offset);
-      advance(1);
-      return;
-    }
-    store(load(int_type(in.width), pos(), 0), base, in.offset);
-    advance(in.width);
-  }
-
   // Compact int64, refusing a long form that holds a short value: one encoding per value.
   void get_compact(Value* slot) {
     need(c64(4));
@@ -722,6 +651,18 @@ class ReadEmitter : public EmitterBase {
     advance(9);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
+  }
+
+  void fixed(const Instr& in, Value* base) {
+    if (in.op == Op::Bool) {
+      Value* v = load(i8_, pos(), 0);
+      fail_if(b_.CreateICmpUGT(v, c8(1)));
+      store(v, base, in.offset);
+      advance(1);
+      return;
+    }
+    store(load(int_type(in.width), pos(), 0), base, in.offset);
+    advance(in.width);
   }
 
   void variable(Value* context, const Instr& in, Value* base) {

@@ -185,6 +185,10 @@ std::span<const HelperSymbol> binary_helpers() {
       {"jitser_binary_read_bool_list", reinterpret_cast<void*>(&jitser_binary_read_bool_list)},
       {"jitser_binary_read_map", reinterpret_cast<void*>(&jitser_binary_read_map)},
       {"jitser_binary_read_value", reinterpret_cast<void*>(&jitser_binary_read_value)},
+      {"jitser_binary_put_varuint", reinterpret_cast<void*>(&jitser_binary_put_varuint)},
+      {"jitser_binary_put_compact", reinterpret_cast<void*>(&jitser_binary_put_compact)},
+      {"jitser_binary_put_time", reinterpret_cast<void*>(&jitser_binary_put_time)},
+      {"jitser_binary_put_frame", reinterpret_cast<void*>(&jitser_binary_put_frame)},
   };
   return helpers;
 }

@@ -45,15 +45,8 @@ bool enum_declared(const TypeDesc& e, std::int64_t v) {
 class BinaryWriter final : public FormatWriter {
  public:
   bool frame(Buffer& out, const Plan& plan, const RunOptions& options, Fault&) const override {
-    std::uint8_t* o = out.ensure(10);
-    o[0] = wire::kMagic;
-    o[1] = wire::kVersion | (options.write_fingerprint ? wire::kHasFingerprint : 0);
-    if (!options.write_fingerprint) {
-      out.commit(2);
-      return true;
-    }
-    std::memcpy(o + 2, &plan.fingerprint, 8);
-    out.commit(10);
+    out.commit_to(wire::put_frame(out.ensure(wire::kMaxFrameBytes), plan.fingerprint,
+                                  options.write_fingerprint));
     return true;
   }
 
@@ -175,33 +168,27 @@ class BinaryReader final : public FormatReader {
   }
 
   bool frame(const Plan& plan, const RunOptions& options, Fault& f) override {
-    if (remaining() < 2) return truncated(f, 2);
-    if (p_[0] != wire::kMagic) {
-      return f.set(Errc::bad_header, "not jitser binary (bad magic byte)", at(p_));
-    }
-    const std::uint8_t flags = p_[1];
-    if ((flags & wire::kVersionMask) != wire::kVersion ||
-        (flags & ~(wire::kVersionMask | wire::kHasFingerprint))) {
-      return f.set(Errc::bad_header, "unsupported version or flags " + std::to_string(flags),
-                   at(p_ + 1));
-    }
-    p_ += 2;
-    if (!(flags & wire::kHasFingerprint)) {
-      if (options.require_fingerprint) {
+    const std::uint8_t* at_start = p_;
+    std::size_t need = 0;
+    const wire::FrameStatus status =
+        wire::get_frame(p_, end_, plan.fingerprint, options.require_fingerprint, need);
+    switch (status) {
+      case wire::FrameStatus::ok: return true;
+      case wire::FrameStatus::truncated: return truncated(f, need);
+      case wire::FrameStatus::bad_magic:
+        return f.set(Errc::bad_header, "not jitser binary (bad magic byte)", at(p_));
+      case wire::FrameStatus::bad_flags:
+        return f.set(Errc::bad_header,
+                     "unsupported version or flags " + std::to_string(at_start[1]), at(p_));
+      case wire::FrameStatus::missing_fingerprint:
         return f.set(Errc::fingerprint_mismatch, "input carries no schema fingerprint", at(p_));
-      }
-      return true;
+      case wire::FrameStatus::other_fingerprint:
+        return f.set(
+            Errc::fingerprint_mismatch,
+            "bytes were written for a different schema of " + display_name(*plan.root_type),
+            at(p_));
     }
-    if (remaining() < 8) return truncated(f, 8);
-    std::uint64_t fp;
-    std::memcpy(&fp, p_, 8);
-    if (fp != plan.fingerprint) {
-      return f.set(Errc::fingerprint_mismatch,
-                   "bytes were written for a different schema of " + display_name(*plan.root_type),
-                   at(p_));
-    }
-    p_ += 8;
-    return true;
+    return false;
   }
 
   bool finish(Fault& f) override {
@@ -414,8 +401,7 @@ class BinaryReader final : public FormatReader {
   bool count(Fault& f, std::size_t min_bytes, std::uint64_t& n) {
     const std::uint8_t* start = p_;
     if (!varuint(f, 64, n)) return false;
-    const std::uint64_t limit = min_bytes ? remaining() / min_bytes : wire::kMaxEmptyElements;
-    if (n > limit) {
+    if (!wire::count_fits(n, remaining(), min_bytes)) {
       return f.set(Errc::length_too_large,
                    "count " + std::to_string(n) + " exceeds the " + std::to_string(remaining()) +
                        " bytes left",
@@ -439,27 +425,18 @@ class BinaryReader final : public FormatReader {
   }
 
   bool compact(Fault& f, void* p) {
-    if (remaining() < 4) return truncated(f, 4);
-    std::int64_t v;
-    if (!(p_[0] & 1)) {
-      std::uint32_t raw;
-      std::memcpy(&raw, p_, 4);
-      v = static_cast<std::int32_t>(raw) >> 1;
-      p_ += 4;
-    } else {
-      if (p_[0] != 0x01) {
+    std::int64_t v = 0;
+    std::size_t need = 0;
+    switch (wire::get_int64_compact(p_, end_, v, need)) {
+      case wire::CompactStatus::ok: std::memcpy(p, &v, 8); return true;
+      case wire::CompactStatus::truncated: return truncated(f, need);
+      case wire::CompactStatus::bad_tag:
         return f.set(Errc::bad_flag, "compact int64 tag " + std::to_string(p_[0]), at(p_));
-      }
-      if (remaining() < 9) return truncated(f, 9);
-      std::memcpy(&v, p_ + 1, 8);
-      if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) {
+      case wire::CompactStatus::overlong:
         return f.set(Errc::varint_overlong, "compact int64 in its long form holds a short value",
                      at(p_));
-      }
-      p_ += 9;
     }
-    std::memcpy(p, &v, 8);
-    return true;
+    return false;
   }
 
   static std::string dynamic_message(Errc e) {

@@ -49,12 +49,17 @@ constexpr std::int64_t unzigzag(std::uint64_t v) {
   return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
 }
 
-/// Writes v as LEB128 at p (room for kMaxVarintBytes); returns the end.
+/// Writes v as LEB128 at p (room for kMaxVarintBytes); returns the end. One byte (most
+/// lengths, counts and small fields) is a compare and a store.
 inline std::uint8_t* put_varuint(std::uint8_t* p, std::uint64_t v) {
-  while (v >= 0x80) {
+  if (v < 0x80) {
+    *p = static_cast<std::uint8_t>(v);
+    return p + 1;
+  }
+  do {
     *p++ = static_cast<std::uint8_t>(v) | 0x80;
     v >>= 7;
-  }
+  } while (v >= 0x80);
   *p++ = static_cast<std::uint8_t>(v);
   return p;
 }
@@ -103,7 +108,81 @@ inline std::uint8_t* put_int64_compact(std::uint8_t* p, std::int64_t v) {
   return p + 9;
 }
 
-inline void put_fixed(std::uint8_t* p, const void* value, unsigned width) {
-  std::memcpy(p, value, width);
+enum class CompactStatus : std::uint8_t { ok, truncated, bad_tag, overlong };
+
+/// Reads a compact int64 from [p, end), refusing a long form that holds a short value (one
+/// encoding per value); when truncated, *need is how many bytes it needs.
+inline CompactStatus get_int64_compact(const std::uint8_t*& p, const std::uint8_t* end,
+                                       std::int64_t& out, std::size_t& need) {
+  need = 4;
+  if (end - p < 4) return CompactStatus::truncated;
+  if (!(p[0] & 1)) {
+    std::uint32_t raw;
+    std::memcpy(&raw, p, 4);
+    out = static_cast<std::int32_t>(raw) >> 1;
+    p += 4;
+    return CompactStatus::ok;
+  }
+  if (p[0] != 0x01) return CompactStatus::bad_tag;
+  need = 9;
+  if (end - p < 9) return CompactStatus::truncated;
+  std::int64_t v;
+  std::memcpy(&v, p + 1, 8);
+  if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) return CompactStatus::overlong;
+  out = v;
+  p += 9;
+  return CompactStatus::ok;
+}
+
+/// The most bytes a frame takes: magic, flags and the fingerprint.
+inline constexpr std::size_t kMaxFrameBytes = 10;
+
+/// Writes the frame before the root value; returns the end.
+inline std::uint8_t* put_frame(std::uint8_t* p, std::uint64_t fingerprint, bool with_fingerprint) {
+  p[0] = kMagic;
+  p[1] = kVersion | (with_fingerprint ? kHasFingerprint : 0);
+  if (!with_fingerprint) return p + 2;
+  std::memcpy(p + 2, &fingerprint, 8);
+  return p + 10;
+}
+
+enum class FrameStatus : std::uint8_t {
+  ok,
+  truncated,            // *need bytes are needed
+  bad_magic,            // at the first byte
+  bad_flags,            // at the second byte
+  missing_fingerprint,  // after the flags
+  other_fingerprint,    // at the fingerprint
+};
+
+/// Reads the frame: the magic byte, a version and flags this reader knows, and the fingerprint
+/// if the flags say one follows, which must be `fingerprint`; `require` refuses a frame without.
+/// On failure *p is where the bad bytes start.
+inline FrameStatus get_frame(const std::uint8_t*& p, const std::uint8_t* end,
+                             std::uint64_t fingerprint, bool require, std::size_t& need) {
+  need = 2;
+  if (end - p < 2) return FrameStatus::truncated;
+  if (p[0] != kMagic) return FrameStatus::bad_magic;
+  const std::uint8_t flags = p[1];
+  if ((flags & kVersionMask) != kVersion || (flags & ~(kVersionMask | kHasFingerprint))) {
+    ++p;
+    return FrameStatus::bad_flags;
+  }
+  p += 2;
+  if (!(flags & kHasFingerprint))
+    return require ? FrameStatus::missing_fingerprint : FrameStatus::ok;
+  need = 8;
+  if (end - p < 8) return FrameStatus::truncated;
+  std::uint64_t fp;
+  std::memcpy(&fp, p, 8);
+  if (fp != fingerprint) return FrameStatus::other_fingerprint;
+  p += 8;
+  return FrameStatus::ok;
+}
+
+/// Whether a count of items of at least `min_bytes` each can be in `remaining` bytes, checked
+/// before anything is allocated for it. Items of no bytes (empty structs) are bounded apart.
+constexpr bool count_fits(std::uint64_t n, std::size_t remaining, std::size_t min_bytes) {
+  return n <= (min_bytes ? remaining / min_bytes : kMaxEmptyElements);
 }
 }  // namespace jitser::wire
