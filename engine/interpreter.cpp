@@ -14,6 +14,7 @@
 
 #include "formats/field_default.h"
 #include "formats/format_table.h"
+#include "formats/integers.h"
 #include "formats/ops.h"
 #include "typeinfo/value_slot.h"
 
@@ -22,29 +23,25 @@ namespace {
 
 const TypeDesc& element_of(const Instr& in) { return in.type->element->resolved(); }
 
-std::int64_t load_integer(const TypeDesc& t, const void* p) {
-  const Kind k = t.kind == Kind::Enum ? t.underlying : t.kind;
-  switch (k) {
-    case Kind::Int8: return *static_cast<const std::int8_t*>(p);
-    case Kind::Int16: return *static_cast<const std::int16_t*>(p);
-    case Kind::Int32: return *static_cast<const std::int32_t*>(p);
-    case Kind::Int64: return *static_cast<const std::int64_t*>(p);
-    default: {
-      std::uint64_t v = 0;
-      std::memcpy(&v, p, t.size);
-      return static_cast<std::int64_t>(v);
-    }
-  }
+// Text between an opening and a closing piece (a field path's "[12]"), appended piece by piece:
+// GCC 12 at -O3 warns falsely (-Wrestrict) of a literal put in front of a temporary string
+// ("[" + std::to_string(i)).
+std::string bracketed(std::string_view open, std::string_view text, std::string_view close) {
+  std::string piece(open);
+  piece += text;
+  piece += close;
+  return piece;
 }
 
 // A map key in a field path: ["text"] or [12].
 std::string key_text(const TypeDesc& key, const void* p) {
-  if (key.kind == Kind::String) return "[\"" + *static_cast<const std::string*>(p) + "\"]";
-  const Kind k = key.kind == Kind::Enum ? key.underlying : key.kind;
-  if (k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64) {
-    return "[" + std::to_string(static_cast<std::uint64_t>(load_integer(key, p))) + "]";
+  if (key.kind == Kind::String) {
+    return bracketed("[\"", *static_cast<const std::string*>(p), "\"]");
   }
-  return "[" + std::to_string(load_integer(key, p)) + "]";
+  if (is_unsigned(key.kind == Kind::Enum ? key.underlying : key.kind)) {
+    return bracketed("[", std::to_string(static_cast<std::uint64_t>(load_integer(key, p))), "]");
+  }
+  return bracketed("[", std::to_string(load_integer(key, p)), "]");
 }
 
 // One bool of a std::vector<bool>, as the format reads and writes a Bool field.
@@ -69,7 +66,7 @@ class Walk {
     return false;
   }
   bool element_failed(std::size_t i) {
-    path_.push_back("[" + std::to_string(i) + "]");
+    path_.push_back(bracketed("[", std::to_string(i), "]"));
     return false;
   }
 
@@ -357,7 +354,7 @@ class Reader : Walk {
           std::string_view name;
           (void)ops_.key_text(raw, &name);
           return fault_.set(Errc::unknown_field,
-                            "\"" + std::string(name) + "\" is not a field of " + routine.type->name,
+                            bracketed("\"", name, "\" is not a field of ") + routine.type->name,
                             key_at);
         }
         if (!ops_.skip(&value, fault_)) return false;
@@ -445,76 +442,85 @@ class Reader : Walk {
     return false;
   }
 
+  // A list's or array's elements, one level deeper: begin(count) once the format has given
+  // it (kUnknownCount when the end is found by reading), each(i, element) for every element,
+  // and end(n) after the n read.
+  template <class Begin, class Each, class End>
+  bool elements(const Instr& in, Slot* v, Begin&& begin, Each&& each, End&& end) {
+    if (!enter([&] { return ops_.offset(v); })) return false;
+    Slot it, element;
+    std::uint64_t count = 0;
+    if (!ops_.begin_list(in, v, plan_.routines[in.a].min_wire_bytes, &it, &count, fault_)) {
+      return false;
+    }
+    begin(count);
+    std::size_t i = 0;
+    for (;; ++i) {
+      bool more = false;
+      if (!next(i, count, &it, &more, &element)) return false;
+      if (!more) break;
+      if (!each(i, &element)) return false;
+    }
+    if (!end(i)) return false;
+    leave();
+    return true;
+  }
+
   // Elements already in a list are read into in place (their buffers reused). A list whose
   // count comes first is sized once; one whose end is found by reading grows by doubling and
   // is cut to the elements read at the end.
   bool list(const Instr& in, std::uint8_t* p, Slot* v) {
     const ListOps& ops = *in.type->list_ops;
-    if (!enter([&] { return ops_.offset(v); })) return false;
-    Slot it, element;
-    std::uint64_t count = 0;
-    if (!ops_.begin_list(in, v, plan_.routines[in.a].min_wire_bytes, &it, &count, fault_)) {
-      return false;
-    }
     const std::size_t stride = element_of(in).size;
     std::size_t have = ops.size(p);
-    if (count != kUnknownCount) {
-      ops.resize(p, count);
-      have = count;
-    }
-    std::size_t i = 0;
-    for (;; ++i) {
-      bool more = false;
-      if (!next(i, count, &it, &more, &element)) return false;
-      if (!more) break;
-      if (i >= have) {
-        ops.resize(p, std::max<std::size_t>(i + 1, have * 2));
-        have = ops.size(p);
-      }
-      if (!ops.data) {  // std::vector<bool>
-        bool b = false;
-        if (!ops_.get(kBoolElement, &element, &b, 0, fault_)) return element_failed(i);
-        ops.set_bool(p, i, b);
-        continue;
-      }
-      if (!run(in.a, static_cast<std::uint8_t*>(ops.data(p)) + i * stride, &element)) {
-        return element_failed(i);
-      }
-    }
-    if (i != have) ops.resize(p, i);
-    leave();
-    return true;
+    return elements(
+        in, v,
+        [&](std::uint64_t count) {
+          if (count == kUnknownCount) return;
+          ops.resize(p, count);
+          have = count;
+        },
+        [&](std::size_t i, Slot* element) {
+          if (i >= have) {
+            ops.resize(p, std::max<std::size_t>(i + 1, have * 2));
+            have = ops.size(p);
+          }
+          if (!ops.data) {  // std::vector<bool>
+            bool b = false;
+            if (!ops_.get(kBoolElement, element, &b, 0, fault_)) return element_failed(i);
+            ops.set_bool(p, i, b);
+            return true;
+          }
+          return run(in.a, static_cast<std::uint8_t*>(ops.data(p)) + i * stride, element) ||
+                 element_failed(i);
+        },
+        [&](std::size_t n) {
+          if (n != have) ops.resize(p, n);
+          return true;
+        });
   }
 
+  // An array's elements must be as many as its type has.
   bool array(const Instr& in, std::uint8_t* p, Slot* v) {
-    if (!enter([&] { return ops_.offset(v); })) return false;
-    Slot it, element;
-    std::uint64_t count = 0;
-    if (!ops_.begin_list(in, v, plan_.routines[in.a].min_wire_bytes, &it, &count, fault_)) {
-      return false;
-    }
     const std::size_t stride = element_of(in).size;
-    std::size_t i = 0;
-    for (;; ++i) {
-      bool more = false;
-      if (!next(i, count, &it, &more, &element)) return false;
-      if (!more) break;
-      if (i >= in.count) {
-        return fault_.set(
-            Errc::out_of_range,
-            "more than the " + std::to_string(in.count) + " elements of " + display_name(*in.type),
-            ops_.offset(&element));
-      }
-      if (!run(in.a, p + i * stride, &element)) return element_failed(i);
-    }
-    if (i != in.count) {
-      return fault_.set(Errc::out_of_range,
-                        std::to_string(i) + " elements for the " + std::to_string(in.count) +
-                            " of " + display_name(*in.type),
-                        ops_.offset(v));
-    }
-    leave();
-    return true;
+    return elements(
+        in, v, [](std::uint64_t) {},
+        [&](std::size_t i, Slot* element) {
+          if (i >= in.count) {
+            return fault_.set(Errc::out_of_range,
+                              "more than the " + std::to_string(in.count) + " elements of " +
+                                  display_name(*in.type),
+                              ops_.offset(element));
+          }
+          return run(in.a, p + i * stride, element) || element_failed(i);
+        },
+        [&](std::size_t n) {
+          return n == in.count ||
+                 fault_.set(Errc::out_of_range,
+                            std::to_string(n) + " elements for the " + std::to_string(in.count) +
+                                " of " + display_name(*in.type),
+                            ops_.offset(v));
+        });
   }
 
   bool map(const Instr& in, std::uint8_t* p, Slot* v) {
@@ -539,7 +545,7 @@ class Reader : Walk {
       ValueSlot key(key_type);
       const std::size_t at = ops_.offset(&key_value);
       if (!ops_.get_key(key_in, &key_value, key.get(), fault_)) {
-        path_.push_back("[#" + std::to_string(i) + "]");
+        path_.push_back(bracketed("[#", std::to_string(i), "]"));
         return false;
       }
       // The key's text is only made on failure: it is part of the path, not of the work.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -137,5 +138,12 @@ class FormatReader {
   /// A map key, as the key routine's one instruction `in` says.
   virtual bool get_key(const Instr& in, Slot* key, void* slot, Fault& f) = 0;
 };
+
+/// Makes a format's reader of type R in kReaderStorage bytes at `storage`, aligned for any type.
+template <class R>
+FormatReader* make_reader(void* storage) {
+  static_assert(sizeof(R) <= kReaderStorage && alignof(R) <= alignof(std::max_align_t));
+  return ::new (storage) R();
+}
 
 }  // namespace jitser

@@ -100,7 +100,7 @@ Args parse(int argc, char** argv, const std::vector<std::string>& with_value,
     if (arg == "--help" || arg == "-h") {
       args.help = true;
     } else if (std::find(flags.begin(), flags.end(), arg) != flags.end()) {
-      args.values[arg] = "1";
+      args.values.insert_or_assign(arg, std::string(1, '1'));  // "1": GCC 12 -Wrestrict at -O3
     } else if (std::find(with_value.begin(), with_value.end(), arg) != with_value.end()) {
       if (i + 1 >= argc) {
         args.error = arg + " needs a value";

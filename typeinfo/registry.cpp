@@ -388,7 +388,10 @@ std::string canonical_text(const TypeDesc& root) {
     out += t.name + (t.wrapper ? "=wrap{" : "{");
     for (const FieldDesc& f : t.fields) {
       out += f.name;
-      if (f.number) out += "#" + std::to_string(f.number);
+      if (f.number) {
+        out += '#';  // not "#" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) of that
+        out += std::to_string(f.number);
+      }
       if (f.nullable) out += "?";
       out += ':';
       canonical_type(*f.type, out, pending);

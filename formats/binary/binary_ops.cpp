@@ -4,43 +4,16 @@
 
 #include <cstring>
 #include <limits>
-#include <new>
 #include <string>
 
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
+#include "formats/integers.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
 namespace {
-
-std::int64_t load_signed(const void* p, unsigned width) {
-  switch (width) {
-    case 1: return *static_cast<const std::int8_t*>(p);
-    case 2: return *static_cast<const std::int16_t*>(p);
-    case 4: return *static_cast<const std::int32_t*>(p);
-    default: return *static_cast<const std::int64_t*>(p);
-  }
-}
-
-bool is_unsigned(Kind k) {
-  return k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
-}
-
-std::int64_t load_enum(const TypeDesc& e, const void* p) {
-  if (!is_unsigned(e.underlying)) return load_signed(p, static_cast<unsigned>(e.size));
-  std::uint64_t v = 0;
-  std::memcpy(&v, p, e.size);
-  return static_cast<std::int64_t>(v);
-}
-
-bool enum_declared(const TypeDesc& e, std::int64_t v) {
-  for (const EnumValue& d : e.values) {
-    if (d.value == v) return true;
-  }
-  return false;
-}
 
 class BinaryWriter final : public FormatWriter {
  public:
@@ -90,7 +63,7 @@ class BinaryWriter final : public FormatWriter {
         return true;
       }
       case Op::Enum: {
-        const std::int64_t v = load_enum(*in.type, p);
+        const std::int64_t v = load_integer(*in.type, p);
         if (!enum_declared(*in.type, v)) {
           return f.set(Errc::unknown_enum,
                        std::to_string(v) + " is not a value of " + in.type->name);
@@ -461,10 +434,6 @@ const FormatWriter& binary_writer() {
   return writer;
 }
 
-FormatReader* binary_reader(void* storage) {
-  static_assert(sizeof(BinaryReader) <= kReaderStorage &&
-                alignof(BinaryReader) <= alignof(std::max_align_t));
-  return ::new (storage) BinaryReader();
-}
+FormatReader* binary_reader(void* storage) { return make_reader<BinaryReader>(storage); }
 
 }  // namespace jitser

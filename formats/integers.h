@@ -1,0 +1,43 @@
+// The user's integers and enums as they lie in memory, for the interpreter and the formats'
+// operations.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "typeinfo/type_desc.h"
+
+namespace jitser {
+
+inline bool is_unsigned(Kind k) {
+  return k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
+}
+
+/// A signed integer of `width` bytes (1, 2, 4 or 8) at p, widened.
+inline std::int64_t load_signed(const void* p, unsigned width) {
+  switch (width) {
+    case 1: return *static_cast<const std::int8_t*>(p);
+    case 2: return *static_cast<const std::int16_t*>(p);
+    case 4: return *static_cast<const std::int32_t*>(p);
+    default: return *static_cast<const std::int64_t*>(p);
+  }
+}
+
+/// An integer or enum of type `t` at p, widened; an unsigned one as its bits.
+inline std::int64_t load_integer(const TypeDesc& t, const void* p) {
+  if (!is_unsigned(t.kind == Kind::Enum ? t.underlying : t.kind)) {
+    return load_signed(p, static_cast<unsigned>(t.size));
+  }
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, t.size);
+  return static_cast<std::int64_t>(v);
+}
+
+inline bool enum_declared(const TypeDesc& e, std::int64_t v) {
+  for (const EnumValue& d : e.values) {
+    if (d.value == v) return true;
+  }
+  return false;
+}
+
+}  // namespace jitser
