@@ -47,9 +47,8 @@ inline std::string symbol_text(const std::string& name) {
 // the per-function scaffolding (a failure block, nesting depth).
 class EmitterBase {
  protected:
-  // `entry_levels`: nesting levels the entry counts before the root routine runs.
   EmitterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
-              std::vector<HostAddress>& hosts, std::uint32_t entry_levels = 0)
+              std::vector<HostAddress>& hosts)
       : plan_(plan),
         options_(options),
         module_(module),
@@ -60,12 +59,12 @@ class EmitterBase {
         i8_(Type::getInt8Ty(ctx_)),
         i32_(Type::getInt32Ty(ctx_)),
         i64_(Type::getInt64Ty(ctx_)),
-        track_depth_(!depth_bounded(plan, options.max_depth, entry_levels)) {}
+        track_depth_(!depth_bounded(plan, options.max_depth)) {}
 
   // True when no input can nest deeper than the limit: the routines call each other without a
   // cycle and the deepest chain of descents from the root stays within max_depth. Then the
   // depth counter can never trip, in either tier, and compiled code leaves it out.
-  static bool depth_bounded(const Plan& plan, std::uint32_t max_depth, std::uint32_t entry_levels) {
+  static bool depth_bounded(const Plan& plan, std::uint32_t max_depth) {
     std::vector<int> state(plan.routines.size(), 0);  // 0 new, 1 on the path, 2 done
     std::vector<std::uint32_t> deepest(plan.routines.size(), 0);
     bool cyclic = false;
@@ -91,7 +90,7 @@ class EmitterBase {
       return deepest[r] = most;
     };
     const std::uint32_t depth = visit(visit, plan.root);
-    return !cyclic && depth + entry_levels <= max_depth;
+    return !cyclic && depth <= max_depth;
   }
 
   Type* i1() { return Type::getInt1Ty(ctx_); }
@@ -262,8 +261,8 @@ class EmitterBase {
 class WriterBase : public EmitterBase {
  protected:
   WriterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
-             std::vector<HostAddress>& hosts, std::uint32_t entry_levels = 0)
-      : EmitterBase(plan, options, module, hosts, entry_levels),
+             std::vector<HostAddress>& hosts)
+      : EmitterBase(plan, options, module, hosts),
         span_(llvm::StructType::get(ctx_, {ptr_, ptr_})),
         fn_type_(FunctionType::get(span_, {ptr_, ptr_, ptr_, ptr_}, false)) {}
 
