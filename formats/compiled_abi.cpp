@@ -1,5 +1,9 @@
 #include "formats/compiled_abi.h"
 
+#include <algorithm>
+
+#include "formats/field_default.h"
+
 namespace jitser {
 
 extern "C" {
@@ -11,6 +15,38 @@ WriteSpan jitser_rt_grow(WriteContext* ctx, std::uint8_t* cursor, std::size_t ne
   return {at, at + (out.capacity() - out.size())};
 }
 
+std::int64_t jitser_rt_shared_id(WriteContext* ctx, const void* object, const SharedOps* ops) {
+  if (!ctx->refs) ctx->refs = std::make_unique<WriteContext::IdentityMap>();
+  auto [it, first] =
+      ctx->refs->try_emplace({object, ops}, static_cast<std::uint32_t>(ctx->refs->size()));
+  return first ? std::int64_t{-1} : std::int64_t{it->second};
+}
+
+bool jitser_rt_open_shared(WriteContext* ctx, const void* object) {
+  if (std::find(ctx->open.begin(), ctx->open.end(), object) != ctx->open.end()) return false;
+  ctx->open.push_back(object);
+  return true;
+}
+
+void jitser_rt_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
+
+bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
+                    std::uint32_t omit_default) {
+  return (omit_null && holds_nothing(*field, slot)) ||
+         (omit_default && equals_default(*field, slot));
+}
+
 }  // extern "C"
+
+std::span<const HelperSymbol> runtime_helpers() {
+  static const HelperSymbol helpers[] = {
+      {"jitser_rt_grow", reinterpret_cast<void*>(&jitser_rt_grow)},
+      {"jitser_rt_shared_id", reinterpret_cast<void*>(&jitser_rt_shared_id)},
+      {"jitser_rt_open_shared", reinterpret_cast<void*>(&jitser_rt_open_shared)},
+      {"jitser_rt_close_shared", reinterpret_cast<void*>(&jitser_rt_close_shared)},
+      {"jitser_rt_omit", reinterpret_cast<void*>(&jitser_rt_omit)},
+  };
+  return helpers;
+}
 
 }  // namespace jitser

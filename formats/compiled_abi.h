@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -92,9 +93,44 @@ struct HelperSymbol {
   void* address;
 };
 
+/// The helpers below, which every format's compiled code may call.
+std::span<const HelperSymbol> runtime_helpers();
+
 extern "C" {
 /// Makes room for `need` more bytes after `cursor`, growing the context's buffer.
 WriteSpan jitser_rt_grow(WriteContext* ctx, std::uint8_t* cursor, std::size_t need);
+/// Formats that keep identity: the reference id of a shared object written before, or -1 for
+/// one met the first time (which gets the next id).
+std::int64_t jitser_rt_shared_id(WriteContext* ctx, const void* object, const SharedOps* ops);
+/// Formats that copy shared objects: starts writing `object`, false when it is being written
+/// already (a cycle); close_shared ends the last one started.
+bool jitser_rt_open_shared(WriteContext* ctx, const void* object);
+void jitser_rt_close_shared(WriteContext* ctx);
+/// Whether the options leave out the field holding `slot`: it holds nothing, or its default.
+bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
+                    std::uint32_t omit_default);
 }
+
+/// The kernel contract: what compiled code calls a format's functions by, as
+/// `jitser_<format>_<name>`. Each is in the format's kernel, which compiled code inlines, or a
+/// helper of the format. A put writes one value at `out` into room the caller reserved (as the
+/// format's WriteBound says) and returns the end, or null for a value the format refuses:
+///
+///   put_frame(out, u64 fingerprint, bool with_fingerprint)   the framing before the root
+///   put_bool(out, u8 v)            put_enum(out, i64 v)      (formats writing enums as integers)
+///   put_int(out, i64 v, u32 width, u32 enc)   put_uint(out, u64 v, u32 width, u32 enc)
+///   put_float(out, float v)        put_double(out, double v)
+///   put_string(out, const char* data, size_t n)    data: a std::string's storage (16 readable)
+///   put_bytes(out, const u8* data, size_t n)
+///   put_decimal(out, const Decimal* d)   put_time(out, i64 ticks, u32 unit, u32 is_duration)
+///   put_begin_list(out, u64 n, u32 op, u32 enc)   put_end_list(out, u64 n, u32 op)
+///   put_shared_ref(out, u32 id)    (formats that keep identity)
+///
+/// and, for values whose size is known only by walking them, with a WriteSpan of their own:
+///
+///   write_value(ctx, cursor, limit, const Value*)
+///   write_map(ctx, cursor, limit, const void* map, const MapOps*, u32 enc, WriteFn key,
+///             WriteFn value)
+///   write_bool_list(ctx, cursor, limit, const void* list, const ListOps*, u64 n)  the elements
 
 }  // namespace jitser

@@ -28,16 +28,21 @@ namespace {
 // out of line (the diagnosis of a number that is not the integer expected, simdjson's slow
 // path for doubles) stays a call within the module.
 constexpr const char* kJsonInlined[] = {
-    "jitser_json_int",          "jitser_json_uint",       "jitser_json_string",
-    "jitser_json_begin_object", "jitser_json_next_field", "jitser_json_begin_array",
-    "jitser_json_next_element", "jitser_json_take_null",  "jitser_json_get_bool",
-    "jitser_json_get_int",      "jitser_json_get_uint",   "jitser_json_get_double",
-    "jitser_json_get_string"};
+    "jitser_json_put_frame",    "jitser_json_put_bool",     "jitser_json_put_int",
+    "jitser_json_put_uint",     "jitser_json_put_string",   "jitser_json_put_begin_list",
+    "jitser_json_put_end_list", "jitser_json_begin_object", "jitser_json_next_field",
+    "jitser_json_begin_array",  "jitser_json_next_element", "jitser_json_take_null",
+    "jitser_json_get_bool",     "jitser_json_get_int",      "jitser_json_get_uint",
+    "jitser_json_get_double",   "jitser_json_get_string"};
 
 // Every function of the binary kernel: the writing rules, a few instructions each in the common
 // case.
-constexpr const char* kBinaryInlined[] = {"jitser_binary_put_varuint", "jitser_binary_put_compact",
-                                          "jitser_binary_put_time", "jitser_binary_put_frame"};
+constexpr const char* kBinaryInlined[] = {
+    "jitser_binary_put_frame",    "jitser_binary_put_bool",      "jitser_binary_put_int",
+    "jitser_binary_put_uint",     "jitser_binary_put_float",     "jitser_binary_put_double",
+    "jitser_binary_put_string",   "jitser_binary_put_bytes",     "jitser_binary_put_enum",
+    "jitser_binary_put_decimal",  "jitser_binary_put_time",      "jitser_binary_put_begin_list",
+    "jitser_binary_put_end_list", "jitser_binary_put_shared_ref"};
 
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
@@ -66,6 +71,8 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = nullptr,
      .writer = binary_writer,
      .reader = binary_reader,
+     .write_bound = binary_write_bound,
+     .enum_text = nullptr,
      .helpers = binary_helpers,
      .kernel = binary_kernel},
     {.format = Format::Json,
@@ -76,6 +83,8 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = json::kernel_name,
      .writer = json_writer,
      .reader = json_reader,
+     .write_bound = json_write_bound,
+     .enum_text = json_enum_text,
      .helpers = json_helpers,
      .kernel = json_kernel},
 };

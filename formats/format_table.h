@@ -2,9 +2,11 @@
 // adds one entry, in formats/format_table.cpp, the one file that lists them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "formats/buffer.h"
 #include "formats/compiled_abi.h"
@@ -26,6 +28,19 @@ struct FormatKernel {
   std::span<const char* const> inlined;
 };
 
+/// The most bytes the kernel's put for an instruction writes, so that compiled code makes room
+/// once for a run of values: `fixed`, plus `per_byte` / `per_byte_div` for each byte of a
+/// string's or byte vector's size. For a list or array, `fixed` is before its elements and
+/// `close` after them; for a shared object in a format that keeps identity, the reference to
+/// one written before.
+struct WriteBound {
+  std::uint32_t fixed = 0;
+  std::uint32_t per_byte = 0;
+  std::uint32_t per_byte_div = 1;
+  std::uint32_t close = 0;
+  bool fallible = false;  // the put may refuse the value, returning null (JSON: a NaN)
+};
+
 struct FormatEntry {
   Format format;
   const char* name;  // as format_name() gives it
@@ -42,6 +57,11 @@ struct FormatEntry {
   /// call, and a reader made per call in kReaderStorage bytes of the caller's.
   const FormatWriter& (*writer)();
   FormatReader* (*reader)(void* storage);
+  /// What the kernel's put for an instruction may write (compiled code reserves that room).
+  WriteBound (*write_bound)(const Instr& in);
+  /// An enum's name as the format writes it, for formats that write enums by name (JSON: the
+  /// quoted string); null for those that write their integer.
+  std::string (*enum_text)(std::string_view name);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
   /// The kernel.

@@ -49,6 +49,11 @@ std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&)) {
   std::string out = std::string("plan ") + format_name(plan.format) + " " +
                     (plan.direction == Direction::Serialize ? "serialize" : "deserialize") + " " +
                     display_name(*plan.root_type) + " root=r" + std::to_string(plan.root) + "\n";
+  const FormatTraits::Literals& l = plan.traits.literals;
+  out += "literals object=[" + printable(l.object_begin) + "][" + printable(l.field_separator) +
+         "][" + printable(l.object_end) + "] element=[" + printable(l.element_separator) +
+         "] null=[" + printable(l.null) + "] present=[" + printable(l.present) + "] shared_new=[" +
+         printable(l.shared_new) + "]\n";
   for (std::size_t r = 0; r < plan.routines.size(); ++r) {
     const Routine& routine = plan.routines[r];
     out += "r" + std::to_string(r) + " " + display_name(*routine.type) +

@@ -84,6 +84,19 @@ struct FormatTraits {
   /// A shared object is written once and referred to after (binary), or copied wherever it
   /// appears, a cycle being an error.
   bool shared_identity = false;
+
+  /// The bytes a writer puts around values, empty where the format puts none: compiled code
+  /// stores them as constants and merges those that meet.
+  struct Literals {
+    std::string object_begin;       // before a struct's fields
+    std::string field_separator;    // between two fields
+    std::string object_end;         // after them
+    std::string element_separator;  // between two elements of a list or array
+    std::string null;               // an empty optional, pointer or shared_ptr
+    std::string present;            // before the value an optional or pointer holds
+    std::string shared_new;         // before a shared object written the first time
+  };
+  Literals literals;
 };
 
 struct Plan {

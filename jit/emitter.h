@@ -327,3 +327,12 @@ class WriterBase : public EmitterBase {
 };
 
 }  // namespace jitser::jit::ir
+
+namespace jitser::jit {
+
+/// Emits a serializing Plan of any format into `module`, its root routine exported as `entry`
+/// (jit/write_emitter.cpp).
+void emit_writer(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                 const std::string& entry, std::vector<HostAddress>& hosts);
+
+}  // namespace jitser::jit

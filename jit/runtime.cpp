@@ -57,7 +57,7 @@ bool std_layouts_match() {
 }
 
 std::vector<HelperSymbol> helper_symbols() {
-  std::vector<HelperSymbol> all{{"jitser_rt_grow", reinterpret_cast<void*>(&jitser_rt_grow)}};
+  std::vector<HelperSymbol> all(runtime_helpers().begin(), runtime_helpers().end());
   for (const FormatEntry& format : format_entries()) {
     for (const HelperSymbol& h : format.helpers()) all.push_back(h);
   }

@@ -27,13 +27,6 @@ WriteSpan jitser_binary_write_value(WriteContext* ctx, std::uint8_t* cursor, std
   return {at, at + (out.capacity() - out.size())};
 }
 
-std::int64_t jitser_binary_shared_id(WriteContext* ctx, const void* object, const SharedOps* ops) {
-  if (!ctx->refs) ctx->refs = std::make_unique<WriteContext::IdentityMap>();
-  auto [it, first] =
-      ctx->refs->try_emplace({object, ops}, static_cast<std::uint32_t>(ctx->refs->size()));
-  return first ? std::int64_t{-1} : std::int64_t{it->second};
-}
-
 WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
                                         std::uint8_t* limit, const void* list, const ListOps* ops,
                                         std::size_t n) {
@@ -45,19 +38,15 @@ WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
 }
 
 WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                  const void* map, const MapOps* ops, std::uint8_t header,
+                                  const void* map, const MapOps* ops, std::uint32_t header,
                                   WriteFn key, WriteFn value) {
   WriteSpan span{cursor, limit};
   const std::size_t n = ops->size(map);
-  if (++ctx->depth > ctx->max_depth) return {nullptr, nullptr};  // a level, empty or not
   if (static_cast<std::size_t>(limit - cursor) < wire::kMaxVarintBytes + 1)
     span = jitser_rt_grow(ctx, cursor, wire::kMaxVarintBytes + 1);
   span.cursor = wire::put_varuint(span.cursor, n);
-  if (n == 0) {
-    --ctx->depth;
-    return span;
-  }
-  *span.cursor++ = header;
+  if (n == 0) return span;
+  *span.cursor++ = static_cast<std::uint8_t>(header);
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
   ops->begin(map, iterator);
   const void* k;
@@ -68,7 +57,6 @@ WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::
     span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
     if (!span.cursor) return span;
   }
-  --ctx->depth;
   return span;
 }
 
@@ -174,7 +162,6 @@ const std::uint8_t* jitser_binary_read_map(ReadContext* ctx, const std::uint8_t*
 
 std::span<const HelperSymbol> binary_helpers() {
   static const HelperSymbol helpers[] = {
-      {"jitser_binary_shared_id", reinterpret_cast<void*>(&jitser_binary_shared_id)},
       {"jitser_binary_write_bool_list", reinterpret_cast<void*>(&jitser_binary_write_bool_list)},
       {"jitser_binary_write_map", reinterpret_cast<void*>(&jitser_binary_write_map)},
       {"jitser_binary_write_value", reinterpret_cast<void*>(&jitser_binary_write_value)},
@@ -185,10 +172,20 @@ std::span<const HelperSymbol> binary_helpers() {
       {"jitser_binary_read_bool_list", reinterpret_cast<void*>(&jitser_binary_read_bool_list)},
       {"jitser_binary_read_map", reinterpret_cast<void*>(&jitser_binary_read_map)},
       {"jitser_binary_read_value", reinterpret_cast<void*>(&jitser_binary_read_value)},
-      {"jitser_binary_put_varuint", reinterpret_cast<void*>(&jitser_binary_put_varuint)},
-      {"jitser_binary_put_compact", reinterpret_cast<void*>(&jitser_binary_put_compact)},
-      {"jitser_binary_put_time", reinterpret_cast<void*>(&jitser_binary_put_time)},
       {"jitser_binary_put_frame", reinterpret_cast<void*>(&jitser_binary_put_frame)},
+      {"jitser_binary_put_bool", reinterpret_cast<void*>(&jitser_binary_put_bool)},
+      {"jitser_binary_put_int", reinterpret_cast<void*>(&jitser_binary_put_int)},
+      {"jitser_binary_put_uint", reinterpret_cast<void*>(&jitser_binary_put_uint)},
+      {"jitser_binary_put_float", reinterpret_cast<void*>(&jitser_binary_put_float)},
+      {"jitser_binary_put_double", reinterpret_cast<void*>(&jitser_binary_put_double)},
+      {"jitser_binary_put_string", reinterpret_cast<void*>(&jitser_binary_put_string)},
+      {"jitser_binary_put_bytes", reinterpret_cast<void*>(&jitser_binary_put_bytes)},
+      {"jitser_binary_put_enum", reinterpret_cast<void*>(&jitser_binary_put_enum)},
+      {"jitser_binary_put_decimal", reinterpret_cast<void*>(&jitser_binary_put_decimal)},
+      {"jitser_binary_put_time", reinterpret_cast<void*>(&jitser_binary_put_time)},
+      {"jitser_binary_put_begin_list", reinterpret_cast<void*>(&jitser_binary_put_begin_list)},
+      {"jitser_binary_put_end_list", reinterpret_cast<void*>(&jitser_binary_put_end_list)},
+      {"jitser_binary_put_shared_ref", reinterpret_cast<void*>(&jitser_binary_put_shared_ref)},
   };
   return helpers;
 }

@@ -436,4 +436,29 @@ const FormatWriter& binary_writer() {
 
 FormatReader* binary_reader(void* storage) { return make_reader<BinaryReader>(storage); }
 
+WriteBound binary_write_bound(const Instr& in) {
+  constexpr std::uint32_t kVarint = wire::kMaxVarintBytes;
+  switch (in.op) {
+    case Op::Frame: return {.fixed = wire::kMaxFrameBytes};
+    case Op::Bool: return {.fixed = 1};
+    case Op::Int:
+    case Op::UInt:
+    case Op::Float:
+      switch (in.enc) {
+        case wire::kFixed: return {.fixed = in.width};
+        case wire::kCompact: return {.fixed = 9};
+        default: return {.fixed = (in.width * 8u + 6) / 7};
+      }
+    // jitser_binary_put_string may copy 16 bytes past the string's end.
+    case Op::String: return {.fixed = kVarint + 16, .per_byte = 1};
+    case Op::Bytes: return {.fixed = kVarint, .per_byte = 1};
+    case Op::Enum: return {.fixed = kVarint};
+    case Op::Decimal:
+    case Op::Time: return {.fixed = 2 * kVarint};
+    case Op::List: return {.fixed = kVarint + 1};
+    case Op::Shared: return {.fixed = 1 + kVarint};
+    default: return {};
+  }
+}
+
 }  // namespace jitser

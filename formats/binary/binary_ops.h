@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "formats/format_table.h"
 #include "formats/ops.h"
 
 namespace jitser {
@@ -10,5 +11,7 @@ namespace jitser {
 const FormatWriter& binary_writer();
 /// A reader made in `storage` (kReaderStorage bytes, aligned for any type).
 FormatReader* binary_reader(void* storage);
+/// What the kernel's put for `in` may write (binary_kernel.cpp).
+WriteBound binary_write_bound(const Instr& in);
 
 }  // namespace jitser

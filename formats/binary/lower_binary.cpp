@@ -140,7 +140,10 @@ Plan lower_binary(const TypeDesc& root, Direction direction) {
   plan.root_type = &root;
   plan.traits = {.keyed_objects = false,
                  .containers = FormatTraits::Containers::CountPrefixed,
-                 .shared_identity = true};
+                 .shared_identity = true,
+                 .literals = {.null = std::string(1, static_cast<char>(wire::kNull)),
+                              .present = std::string(1, static_cast<char>(wire::kNotNull)),
+                              .shared_new = std::string(1, static_cast<char>(wire::kRefValue))}};
   plan.fingerprint = fingerprint(root);
   BinaryLowering lowering(plan);
   plan.root = lowering.frame(root);

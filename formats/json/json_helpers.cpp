@@ -29,6 +29,9 @@ WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std
   return jitser_rt_grow(ctx, cursor, n);
 }
 
+char* as_chars(std::uint8_t* p) { return reinterpret_cast<char*>(p); }
+std::uint8_t* as_bytes(char* p) { return reinterpret_cast<std::uint8_t*>(p); }
+
 WriteSpan put(WriteSpan span, char c) {
   *span.cursor++ = static_cast<std::uint8_t>(c);
   return span;
@@ -53,18 +56,27 @@ bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_
 
 bool jitser_json_finish(ReadContext* ctx) { return document(ctx).finish() == Errc::ok; }
 
-char* jitser_json_double(char* out, double v) { return json::put_double(out, v); }
-char* jitser_json_float(char* out, float v) { return json::put_float(out, v); }
+// The puts of the kernel contract that stay calls: each is too long to inline.
+std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v) {
+  return as_bytes(json::put_double(as_chars(out), v));
+}
+std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v) {
+  return as_bytes(json::put_float(as_chars(out), v));
+}
 char* jitser_json_escaped_string(char* out, const char* data, std::size_t n) {
   return json::put_string(out, data, n);
 }
-char* jitser_json_base64(char* out, const std::uint8_t* data, std::size_t n) {
-  return json::put_base64(out, data, n);
+std::uint8_t* jitser_json_put_bytes(std::uint8_t* out, const std::uint8_t* data, std::size_t n) {
+  return as_bytes(json::put_base64(as_chars(out), data, n));
 }
-char* jitser_json_decimal(char* out, const Decimal* d) { return json::put_decimal(out, *d); }
-char* jitser_json_time(char* out, std::int64_t ticks, std::uint32_t unit, std::uint32_t duration) {
+std::uint8_t* jitser_json_put_decimal(std::uint8_t* out, const Decimal* d) {
+  return as_bytes(json::put_decimal(as_chars(out), *d));
+}
+std::uint8_t* jitser_json_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
+                                   std::uint32_t duration) {
   const auto u = static_cast<TimeUnit>(unit);
-  return duration ? json::put_duration(out, ticks, u) : json::put_timestamp(out, ticks, u);
+  return as_bytes(duration ? json::put_duration(as_chars(out), ticks, u)
+                           : json::put_timestamp(as_chars(out), ticks, u));
 }
 
 WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
@@ -78,22 +90,22 @@ WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::
   return span_of(out);
 }
 
+// The elements, between the brackets the emitter writes.
 WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                      const void* list, const ListOps* ops) {
-  const std::size_t n = ops->size(list);
-  WriteSpan span = room(ctx, cursor, limit, 2 + 6 * n);  // "false," per element, and brackets
-  span = put(span, '[');
+                                      const void* list, const ListOps* ops, std::uint64_t n) {
+  WriteSpan span = room(ctx, cursor, limit, 6 * n);  // "false," per element
   for (std::size_t i = 0; i < n; ++i) {
     if (i) span = put(span, ',');
     const std::string_view word = ops->get_bool(list, i) ? "true" : "false";
     std::memcpy(span.cursor, word.data(), word.size());
     span.cursor += word.size();
   }
-  return put(span, ']');
+  return span;
 }
 
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                const void* map, const MapOps* ops, WriteFn key, WriteFn value) {
+                                const void* map, const MapOps* ops, std::uint32_t, WriteFn key,
+                                WriteFn value) {
   WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
   ops->begin(map, iterator);
@@ -110,19 +122,6 @@ WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::ui
     if (!span.cursor) return span;
   }
   return put(room(ctx, span.cursor, span.limit, 1), '}');
-}
-
-bool jitser_json_open_shared(WriteContext* ctx, const void* object) {
-  if (std::find(ctx->open.begin(), ctx->open.end(), object) != ctx->open.end()) return false;
-  ctx->open.push_back(object);
-  return true;
-}
-void jitser_json_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
-
-bool jitser_json_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
-                      std::uint32_t omit_default) {
-  return (omit_null && holds_nothing(*field, slot)) ||
-         (omit_default && equals_default(*field, slot));
 }
 
 std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,
@@ -215,18 +214,15 @@ std::span<const HelperSymbol> json_helpers() {
   static const HelperSymbol helpers[] = {
       {"jitser_json_open", reinterpret_cast<void*>(&jitser_json_open)},
       {"jitser_json_finish", reinterpret_cast<void*>(&jitser_json_finish)},
-      {"jitser_json_double", reinterpret_cast<void*>(&jitser_json_double)},
-      {"jitser_json_float", reinterpret_cast<void*>(&jitser_json_float)},
+      {"jitser_json_put_double", reinterpret_cast<void*>(&jitser_json_put_double)},
+      {"jitser_json_put_float", reinterpret_cast<void*>(&jitser_json_put_float)},
       {"jitser_json_escaped_string", reinterpret_cast<void*>(&jitser_json_escaped_string)},
-      {"jitser_json_base64", reinterpret_cast<void*>(&jitser_json_base64)},
-      {"jitser_json_decimal", reinterpret_cast<void*>(&jitser_json_decimal)},
-      {"jitser_json_time", reinterpret_cast<void*>(&jitser_json_time)},
+      {"jitser_json_put_bytes", reinterpret_cast<void*>(&jitser_json_put_bytes)},
+      {"jitser_json_put_decimal", reinterpret_cast<void*>(&jitser_json_put_decimal)},
+      {"jitser_json_put_time", reinterpret_cast<void*>(&jitser_json_put_time)},
       {"jitser_json_write_value", reinterpret_cast<void*>(&jitser_json_write_value)},
       {"jitser_json_write_bool_list", reinterpret_cast<void*>(&jitser_json_write_bool_list)},
       {"jitser_json_write_map", reinterpret_cast<void*>(&jitser_json_write_map)},
-      {"jitser_json_open_shared", reinterpret_cast<void*>(&jitser_json_open_shared)},
-      {"jitser_json_close_shared", reinterpret_cast<void*>(&jitser_json_close_shared)},
-      {"jitser_json_omit", reinterpret_cast<void*>(&jitser_json_omit)},
       {"jitser_json_find_field", reinterpret_cast<void*>(&jitser_json_find_field)},
       {"jitser_json_assign_string", reinterpret_cast<void*>(&jitser_json_assign_string)},
       {"jitser_json_missing", reinterpret_cast<void*>(&jitser_json_missing)},
@@ -236,9 +232,13 @@ std::span<const HelperSymbol> json_helpers() {
       {"jitser_json_read_value", reinterpret_cast<void*>(&jitser_json_read_value)},
       {"jitser_json_read_bool_list", reinterpret_cast<void*>(&jitser_json_read_bool_list)},
       {"jitser_json_read_map", reinterpret_cast<void*>(&jitser_json_read_map)},
-      {"jitser_json_int", reinterpret_cast<void*>(&jitser_json_int)},
-      {"jitser_json_uint", reinterpret_cast<void*>(&jitser_json_uint)},
-      {"jitser_json_string", reinterpret_cast<void*>(&jitser_json_string)},
+      {"jitser_json_put_frame", reinterpret_cast<void*>(&jitser_json_put_frame)},
+      {"jitser_json_put_bool", reinterpret_cast<void*>(&jitser_json_put_bool)},
+      {"jitser_json_put_int", reinterpret_cast<void*>(&jitser_json_put_int)},
+      {"jitser_json_put_uint", reinterpret_cast<void*>(&jitser_json_put_uint)},
+      {"jitser_json_put_string", reinterpret_cast<void*>(&jitser_json_put_string)},
+      {"jitser_json_put_begin_list", reinterpret_cast<void*>(&jitser_json_put_begin_list)},
+      {"jitser_json_put_end_list", reinterpret_cast<void*>(&jitser_json_put_end_list)},
       {"jitser_json_begin_object", reinterpret_cast<void*>(&jitser_json_begin_object)},
       {"jitser_json_next_field", reinterpret_cast<void*>(&jitser_json_next_field)},
       {"jitser_json_begin_array", reinterpret_cast<void*>(&jitser_json_begin_array)},

@@ -14,9 +14,17 @@ std::span<const HelperSymbol> json_helpers();
 
 extern "C" {
 // The kernel's functions, compiled into the library and to the bitcode the JIT inlines.
-char* jitser_json_int(char* out, std::int64_t v);
-char* jitser_json_uint(char* out, std::uint64_t v);
-char* jitser_json_string(char* out, const char* data, std::size_t n);
+std::uint8_t* jitser_json_put_frame(std::uint8_t* out, std::uint64_t fingerprint,
+                                    bool with_fingerprint);
+std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v);
+std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t width,
+                                  std::uint32_t enc);
+std::uint8_t* jitser_json_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t width,
+                                   std::uint32_t enc);
+std::uint8_t* jitser_json_put_string(std::uint8_t* out, const char* data, std::size_t n);
+std::uint8_t* jitser_json_put_begin_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op,
+                                         std::uint32_t enc);
+std::uint8_t* jitser_json_put_end_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op);
 bool jitser_json_begin_object(Slot* value, Slot* iterator);
 std::int32_t jitser_json_next_field(Slot* iterator, Slot* value, const char** raw_key);
 bool jitser_json_begin_array(Slot* value, Slot* iterator);

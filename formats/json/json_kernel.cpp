@@ -5,11 +5,13 @@
 //
 // Everything here is inline code from json_slot.h, json_write.h and simdjson.h, and the C++
 // runtime, but for calls to other helpers by name, which the JIT resolves.
+#include <cstring>
 #include <string>
 
 #include "formats/json/json_helpers.h"
 #include "formats/json/json_slot.h"
 #include "formats/json/json_write.h"
+#include "formats/json/lower_json.h"
 
 namespace jitser {
 
@@ -24,11 +26,80 @@ const std::uint64_t jitser_json_kernel_layout =
     sizeof(simdjson::ondemand::value) << 24 | sizeof(simdjson::ondemand::object_iterator) << 36 |
     sizeof(std::string) << 48 | std::uint64_t{SIMDJSON_DEVELOPMENT_CHECKS} << 60;
 
-char* jitser_json_int(char* out, std::int64_t v) { return json::put_int(out, v); }
-char* jitser_json_uint(char* out, std::uint64_t v) { return json::put_uint(out, v); }
-char* jitser_json_string(char* out, const char* data, std::size_t n) {
-  if (char* end = json::put_plain_string(out, data, n)) return end;
-  return jitser_json_escaped_string(out, data, n);
+std::uint8_t* jitser_json_put_frame(std::uint8_t* out, std::uint64_t, bool) { return out; }
+
+// "true" or "false" as one word store (the room reserved is a word).
+std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v) {
+  const std::uint64_t word = v ? 0x65757274 : 0x65736c6166;
+  std::memcpy(out, &word, 8);
+  return out + (v ? 4 : 5);
+}
+
+std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t,
+                                  std::uint32_t enc) {
+  char* o = reinterpret_cast<char*>(out);
+  if (enc == json::kQuoted) *o++ = '"';
+  o = json::put_int(o, v);
+  if (enc == json::kQuoted) *o++ = '"';
+  return reinterpret_cast<std::uint8_t*>(o);
+}
+
+std::uint8_t* jitser_json_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t,
+                                   std::uint32_t enc) {
+  char* o = reinterpret_cast<char*>(out);
+  if (enc == json::kQuoted) *o++ = '"';
+  o = json::put_uint(o, v);
+  if (enc == json::kQuoted) *o++ = '"';
+  return reinterpret_cast<std::uint8_t*>(o);
+}
+
+// A string of up to 32 bytes that needs no escape (the common case) is copied between its
+// quotes as two 16-byte words, the first and the last 16 (overlapping, or the first again for a
+// short one): a std::string's storage always holds 16 bytes (its local buffer, or a heap block
+// of more than 15 and a terminator), and the room reserved has a word to spare. Anything else,
+// and every string the words show to need care (a quote, a backslash, a control character or a
+// byte of a multi-byte character, which must be checked as UTF-8), takes the general path.
+std::uint8_t* jitser_json_put_string(std::uint8_t* out, const char* data, std::size_t n) {
+  using Word = unsigned char __attribute__((vector_size(16)));
+  char* o = reinterpret_cast<char*>(out);
+  if (n <= 32) {
+    const std::size_t tail_at = n > 16 ? n - 16 : 0;
+    Word head, tail;
+    std::memcpy(&head, data, 16);
+    std::memcpy(&tail, data + tail_at, 16);
+    auto care = [](Word w) { return (w < 0x20) | (w >= 0x80) | (w == '"') | (w == '\\'); };
+    const Word lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    auto any = [](auto flags) {
+      static_assert(sizeof flags == 16);
+      std::uint64_t halves[2];
+      std::memcpy(halves, &flags, 16);
+      return (halves[0] | halves[1]) != 0;
+    };
+    // Bytes of the first word past the end are not the string's; the last word is all the
+    // string's, and only its own when the string is longer than a word.
+    const bool flagged =
+        any(care(head) & (lanes < static_cast<unsigned char>(n))) || (n > 16 && any(care(tail)));
+    if (!flagged) {
+      o[0] = '"';
+      std::memcpy(o + 1, &head, 16);
+      std::memcpy(o + 1 + tail_at, &tail, 16);
+      o[n + 1] = '"';
+      return out + n + 2;
+    }
+  }
+  if (char* end = json::put_plain_string(o, data, n)) return reinterpret_cast<std::uint8_t*>(end);
+  return reinterpret_cast<std::uint8_t*>(jitser_json_escaped_string(o, data, n));
+}
+
+std::uint8_t* jitser_json_put_begin_list(std::uint8_t* out, std::uint64_t, std::uint32_t,
+                                         std::uint32_t) {
+  *out = '[';
+  return out + 1;
+}
+
+std::uint8_t* jitser_json_put_end_list(std::uint8_t* out, std::uint64_t, std::uint32_t) {
+  *out = ']';
+  return out + 1;
 }
 
 bool jitser_json_begin_object(json::Slot* value, json::Slot* iterator) {

@@ -443,4 +443,29 @@ const FormatWriter& json_writer() {
 
 FormatReader* json_reader(void* storage) { return make_reader<JsonReader>(storage); }
 
+WriteBound json_write_bound(const Instr& in) {
+  switch (in.op) {
+    case Op::Bool: return {.fixed = 8};  // stored as one word: "true" or "false" and padding
+    case Op::Int:
+    case Op::UInt: return {.fixed = json::kMaxIntChars + 2};  // quotes, as a map key
+    case Op::Float: return {.fixed = json::kMaxFloatChars, .fallible = true};
+    // json::string_bound, and the word jitser_json_put_string may store past the end.
+    case Op::String: return {.fixed = 2 + 16, .per_byte = 6, .fallible = true};
+    // json::base64_bound(n) <= 2 + 3 + 4n/3.
+    case Op::Bytes: return {.fixed = 5, .per_byte = 4, .per_byte_div = 3};
+    case Op::Decimal: return {.fixed = json::kMaxDecimalChars};
+    case Op::Time: return {.fixed = json::kMaxTimeChars, .fallible = true};
+    case Op::List:
+    case Op::Array: return {.fixed = 1, .close = 1};
+    default: return {};
+  }
+}
+
+std::string json_enum_text(std::string_view name) {
+  std::string out(json::string_bound(name.size()), '\0');
+  char* end = json::put_string(out.data(), name.data(), name.size());
+  out.resize(end ? static_cast<std::size_t>(end - out.data()) : 0);
+  return out;
+}
+
 }  // namespace jitser

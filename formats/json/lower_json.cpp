@@ -112,7 +112,14 @@ Plan lower_json(const TypeDesc& root, Direction direction) {
   plan.direction = direction;
   plan.traits = {.keyed_objects = true,
                  .containers = FormatTraits::Containers::Terminated,
-                 .shared_identity = false};
+                 .shared_identity = false,
+                 .literals = {.object_begin = "{",
+                              .field_separator = ",",
+                              .object_end = "}",
+                              .element_separator = ",",
+                              .null = "null",
+                              .present = "",
+                              .shared_new = ""}};
   plan.root_type = &root;
   JsonLowering lowering(plan);
   plan.root = lowering.frame(root);

@@ -1,0 +1,498 @@
+// The one serializer emitter: a Plan of any format to IR, through the format's kernel contract
+// (formats/compiled_abi.h) and the literals of its traits. Everything here is a format-neutral
+// mechanism: literal bytes between values are stored as constant words and merge where they
+// meet, nested structs are spliced into their parent, a run of values whose bounds the format
+// declares shares one capacity check, and the format's puts inline from its kernel with every
+// operand but the value a constant.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/format_table.h"
+#include "jit/emitter.h"
+
+namespace jitser::jit {
+namespace {
+
+using namespace ir;
+
+// Routines are WriteSpan routine(WriteContext*, cursor, limit, const base*).
+class WriteEmitter : public WriterBase {
+ public:
+  WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+               std::vector<HostAddress>& hosts)
+      : WriterBase(plan, options, module, hosts),
+        format_(format_entry(plan.format)),
+        literals_(plan.traits.literals),
+        omitting_(plan.traits.keyed_objects && (options.omit_null || options.omit_default)) {}
+
+  void emit(const std::string& entry) {
+    declare(fn_type_, entry);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) routine(r);
+  }
+
+ private:
+  // A value to write and the literal bytes that go before it.
+  struct Step {
+    std::string literal;
+    const Instr* in;
+    Value* base;  // what the instruction's offset is from
+  };
+
+  // The room a value needs: a constant, plus what depends on its size (or null).
+  struct Room {
+    std::uint64_t fixed;
+    Value* dynamic;
+  };
+
+  void routine(std::uint32_t r) {
+    begin(routines_[r]);
+    Value* base = fn_->getArg(3);
+    if (plan_.routines[r].object && omitting_) {
+      object_with_omissions(r, base);
+    } else {
+      std::vector<Step> steps;
+      std::string tail;
+      expand(r, base, tail, steps);
+      write(steps);
+      put_literal_with_room(tail);
+    }
+    end();
+  }
+
+  // The steps of routine r, with nested structs spliced in where no depth is counted and no
+  // field is left out, and the literals of the objects around them; what follows the last
+  // value is left in `literal`.
+  void expand(std::uint32_t r, Value* base, std::string& literal, std::vector<Step>& out) {
+    const Routine& routine = plan_.routines[r];
+    if (routine.object) literal += literals_.object_begin;
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      const Instr& in = plan_.code[i];
+      if (routine.object) {
+        if (i != routine.begin) literal += literals_.field_separator;
+        literal += plan_.fields[in.field].key;
+      }
+      if (in.op == Op::Struct && !track_depth_ && !omitting_) {
+        expand(in.a, at(base, in.offset), literal, out);
+      } else {
+        out.push_back({std::move(literal), &in, base});
+        literal.clear();
+      }
+    }
+    if (routine.object) literal += literals_.object_end;
+  }
+
+  // Runs of steps with a bound share one capacity check; the others reserve their own.
+  void write(const std::vector<Step>& steps) {
+    for (std::size_t i = 0; i < steps.size();) {
+      std::size_t j = i;
+      std::uint64_t fixed = 0;
+      Value* dynamic = nullptr;
+      for (; j < steps.size(); ++j) {
+        const std::optional<Room> room = room_of(*steps[j].in, steps[j].base);
+        if (!room) break;
+        fixed += steps[j].literal.size() + room->fixed;
+        if (room->dynamic) dynamic = dynamic ? b_.CreateAdd(dynamic, room->dynamic) : room->dynamic;
+      }
+      if (j == i) {
+        put_literal_with_room(steps[i].literal);
+        unbounded(*steps[i].in, steps[i].base);
+        ++i;
+        continue;
+      }
+      ensure(dynamic ? b_.CreateAdd(dynamic, c64(fixed)) : c64(fixed));
+      for (; i < j; ++i) {
+        put_literal(steps[i].literal);
+        bounded(*steps[i].in, steps[i].base);
+      }
+    }
+  }
+
+  // Fields the options may leave out decide at run time, and so do the separators between them.
+  void object_with_omissions(std::uint32_t r, Value* base) {
+    const Routine& routine = plan_.routines[r];
+    Value* first = local(i1(), "first", 1);
+    b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), first);
+    put_literal_with_room(literals_.object_begin);
+    Function* omit = helper("jitser_rt_omit", i1(), {ptr_, ptr_, i32_, i32_});
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      const Instr& in = plan_.code[i];
+      BasicBlock* write_it = block("field");
+      BasicBlock* separate = block("field.separator");
+      BasicBlock* key = block("field.key");
+      BasicBlock* next = block("field.next");
+      Value* left_out =
+          b_.CreateCall(omit, {const_ptr(plan_.fields[in.field].desc), at(base, in.offset),
+                               c32(options_.omit_null), c32(options_.omit_default)});
+      b_.CreateCondBr(left_out, next, write_it);
+      b_.SetInsertPoint(write_it);
+      b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
+      b_.SetInsertPoint(separate);
+      put_literal_with_room(literals_.field_separator);
+      b_.CreateBr(key);
+      b_.SetInsertPoint(key);
+      b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), first);
+      write({{plan_.fields[in.field].key, &in, base}});
+      b_.CreateBr(next);
+      b_.SetInsertPoint(next);
+    }
+    put_literal_with_room(literals_.object_end);
+  }
+
+  // ---- bounds ---------------------------------------------------------------------------
+
+  // The most bytes `in` writes when it is a bounded leaf (or an optional of one), else nothing.
+  std::optional<Room> room_of(const Instr& in, Value* base) {
+    if (const Instr* inner = optional_leaf(in)) {
+      const Room held = *room_of(*inner, at(base, in.offset));
+      const std::uint64_t null = literals_.null.size();
+      const std::uint64_t some = literals_.present.size() + held.fixed;
+      Value* dynamic = held.dynamic
+                           ? b_.CreateSelect(engaged(in, at(base, in.offset)), held.dynamic, c64(0))
+                           : nullptr;
+      return Room{std::max(null, some), dynamic};
+    }
+    if (!is_leaf(in.op)) return std::nullopt;
+    if (in.op == Op::Enum && format_.enum_text) {
+      std::uint64_t most = 0;
+      for (const EnumValue& d : in.type->values) {
+        most = std::max<std::uint64_t>(most, format_.enum_text(d.name).size());
+      }
+      return Room{most, nullptr};
+    }
+    const WriteBound bound = format_.write_bound(in);
+    Value* dynamic = nullptr;
+    if (bound.per_byte) {
+      Value* n = size_of(in, at(base, in.offset));
+      dynamic = b_.CreateMul(n, c64(bound.per_byte));
+      if (bound.per_byte_div > 1) dynamic = b_.CreateUDiv(dynamic, c64(bound.per_byte_div));
+    }
+    return Room{bound.fixed, dynamic};
+  }
+
+  static bool is_leaf(Op op) { return op <= Op::Time; }
+
+  // For a std::optional whose element is one bounded leaf (and no depth is counted), that leaf:
+  // such an optional joins a run of bounded writes.
+  const Instr* optional_leaf(const Instr& in) const {
+    if (in.op != Op::Nullable || in.type->kind != Kind::Optional || track_depth_) return nullptr;
+    const Routine& element = plan_.routines[in.a];
+    if (element.end - element.begin != 1) return nullptr;
+    const Instr& inner = plan_.code[element.begin];
+    if (inner.offset != 0 || !is_leaf(inner.op) || inner.op == Op::Frame) return nullptr;
+    return &inner;
+  }
+
+  // std::optional<T>: the value, then its engaged flag (jit/runtime.h).
+  Value* engaged(const Instr& in, Value* slot) {
+    return b_.CreateICmpNE(load(i8_, slot, element_of(in).size), c8(0));
+  }
+
+  // A string's or byte vector's size: std::string holds its data pointer and size; a
+  // std::vector its begin and end.
+  Value* size_of(const Instr& in, Value* slot) {
+    if (in.op == Op::String) return load(i64_, slot, 8);
+    return b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), load(ptr_, slot, 0));
+  }
+
+  // ---- puts -----------------------------------------------------------------------------
+
+  std::string kernel(const char* name) const {
+    return std::string("jitser_") + format_.name + "_" + name;
+  }
+
+  // Calls the format's put `name` at the cursor with `args`; a fallible one fails on null.
+  void put(const char* name, bool fallible, llvm::ArrayRef<Type*> params,
+           llvm::ArrayRef<Value*> args) {
+    std::vector<Type*> types{ptr_};
+    types.insert(types.end(), params.begin(), params.end());
+    std::vector<Value*> values{cursor()};
+    values.insert(values.end(), args.begin(), args.end());
+    Value* end = b_.CreateCall(helper(kernel(name).c_str(), ptr_, types), values);
+    if (fallible) fail_if(b_.CreateIsNull(end));
+    set_cursor(end);
+  }
+
+  // Literal bytes, stored a word at a time into room already made.
+  void put_literal(std::string_view text) {
+    for (std::size_t k = 0; k < text.size();) {
+      const std::size_t left = text.size() - k;
+      const std::size_t n = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      std::uint64_t word = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        word |= std::uint64_t{static_cast<unsigned char>(text[k + i])} << (8 * i);
+      }
+      store(llvm::ConstantInt::get(int_type(static_cast<unsigned>(n)), word), cursor(), k);
+      k += n;
+    }
+    if (!text.empty()) advance(text.size());
+  }
+  void put_literal_with_room(std::string_view text) {
+    if (text.empty()) return;
+    ensure(c64(text.size()));
+    put_literal(text);
+  }
+
+  // Loads an integer of `bytes` bytes and widens it to 64 bits.
+  Value* load_wide(Value* slot, unsigned bytes, bool is_signed) {
+    Value* v = load(int_type(bytes), slot, 0);
+    return is_signed ? b_.CreateSExt(v, i64_) : b_.CreateZExt(v, i64_);
+  }
+
+  // A bounded leaf (or optional of one), into room already made.
+  void bounded(const Instr& in, Value* base) {
+    Value* slot = at(base, in.offset);
+    if (const Instr* inner = optional_leaf(in)) return optional_in_run(in, *inner, slot);
+    const bool fallible = format_.write_bound(in).fallible;
+    switch (in.op) {
+      case Op::Frame:
+        put("put_frame", fallible, {i64_, i1()},
+            {c64(plan_.fingerprint), llvm::ConstantInt::getBool(ctx_, options_.write_fingerprint)});
+        return;
+      case Op::Bool:
+        put("put_bool", fallible, {i8_},
+            {b_.CreateZExt(b_.CreateICmpNE(load(i8_, slot, 0), c8(0)), i8_)});
+        return;
+      case Op::Int:
+      case Op::UInt:
+        put(in.op == Op::Int ? "put_int" : "put_uint", fallible, {i64_, i32_, i32_},
+            {load_wide(slot, in.width, in.op == Op::Int), c32(in.width), c32(in.enc)});
+        return;
+      case Op::Float:
+        if (in.width == 4) {
+          put("put_float", fallible, {Type::getFloatTy(ctx_)},
+              {load(Type::getFloatTy(ctx_), slot, 0)});
+        } else {
+          put("put_double", fallible, {Type::getDoubleTy(ctx_)},
+              {load(Type::getDoubleTy(ctx_), slot, 0)});
+        }
+        return;
+      case Op::String:
+      case Op::Bytes:
+        put(in.op == Op::String ? "put_string" : "put_bytes", fallible, {ptr_, i64_},
+            {load(ptr_, slot, 0), size_of(in, slot)});
+        return;
+      case Op::Enum: enum_value(in, slot, fallible); return;
+      case Op::Decimal: put("put_decimal", fallible, {ptr_}, {slot}); return;
+      case Op::Time:
+        put("put_time", fallible, {i64_, i32_, i32_},
+            {load(i64_, slot, 0), c32(static_cast<std::uint32_t>(in.type->unit)),
+             c32(in.type->kind == Kind::Duration)});
+        return;
+      default: return;
+    }
+  }
+
+  // An enum: its literal per declared value where the format writes names, else its integer
+  // once it is found declared. An undeclared value fails either way.
+  void enum_value(const Instr& in, Value* slot, bool fallible) {
+    const TypeDesc& e = *in.type;
+    Value* v = load_wide(slot, static_cast<unsigned>(e.size), !enum_unsigned(e));
+    if (!format_.enum_text) {
+      declared(v, e);
+      put("put_enum", fallible, {i64_}, {v});
+      return;
+    }
+    BasicBlock* done = block("enum.done");
+    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
+    std::vector<std::int64_t> seen;
+    for (const EnumValue& d : e.values) {
+      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
+      seen.push_back(d.value);
+      BasicBlock* name = block("enum.name");
+      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), name);
+      b_.SetInsertPoint(name);
+      put_literal(format_.enum_text(d.name));
+      b_.CreateBr(done);
+    }
+    b_.SetInsertPoint(done);
+  }
+
+  // An optional_leaf inside a run whose room is reserved: null, or present and the value.
+  void optional_in_run(const Instr& in, const Instr& inner, Value* slot) {
+    BasicBlock* some = block("opt.some");
+    BasicBlock* none = block("opt.none");
+    BasicBlock* done = block("opt.done");
+    b_.CreateCondBr(engaged(in, slot), some, none);
+    b_.SetInsertPoint(none);
+    put_literal(literals_.null);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(some);
+    put_literal(literals_.present);
+    bounded(inner, slot);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // ---- values that reserve their own room -------------------------------------------------
+
+  void unbounded(const Instr& in, Value* base) {
+    Value* context = write_context();
+    Value* slot = at(base, in.offset);
+    switch (in.op) {
+      case Op::Struct:
+        enter(context);
+        call_routine(in.a, slot);
+        leave(context);
+        return;
+      case Op::Nullable: {
+        Value* held;
+        if (in.type->kind == Kind::UniquePtr) {
+          held = load(ptr_, slot, 0);  // the default deleter leaves only the pointer
+        } else {
+          held = b_.CreateSelect(engaged(in, slot), slot, llvm::ConstantPointerNull::get(ptr_));
+        }
+        ensure(c64(std::max(literals_.null.size(), literals_.present.size())));
+        null_or(held, [&] {
+          put_literal(literals_.present);
+          enter(context);
+          call_routine(in.a, held);
+          leave(context);
+        });
+        return;
+      }
+      case Op::Shared: shared(in, slot); return;
+      case Op::List: {
+        const ListOps* ops = in.type->list_ops;
+        const std::uint64_t stride = element_of(in).size;
+        if (!ops->data) {  // std::vector<bool>
+          Value* n = call_host(reinterpret_cast<const void*>(ops->size),
+                               FunctionType::get(i64_, {ptr_}, false), {slot});
+          list(in, n, [&] {
+            checked_span(b_.CreateCall(
+                helper(kernel("write_bool_list").c_str(), span_,
+                       {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
+                {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
+          });
+          return;
+        }
+        Value* data = load(ptr_, slot, 0);  // std::vector<T>: begin, end, end of storage
+        Value* n =
+            b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data), c64(stride));
+        list(in, n, [&] { elements_of(in, data, stride, n); });
+        return;
+      }
+      case Op::Array: {
+        const std::uint64_t stride = element_of(in).size;
+        list(in, c64(in.count), [&] { elements_of(in, slot, stride, c64(in.count)); });
+        return;
+      }
+      case Op::Dynamic:
+        checked_span(
+            b_.CreateCall(helper(kernel("write_value").c_str(), span_, {ptr_, ptr_, ptr_, ptr_}),
+                          {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
+        return;
+      case Op::Map:
+        enter(context);  // a level of nesting, empty or not
+        checked_span(b_.CreateCall(
+            helper(kernel("write_map").c_str(), span_,
+                   {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_}),
+            {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type->map_ops),
+             c32(in.enc), routines_[in.a], routines_[in.b]}));
+        leave(context);
+        return;
+      default: return;
+    }
+  }
+
+  // The null literal for a null `held`, else `some()`, in room for the null literal.
+  template <class Some>
+  void null_or(Value* held, Some some) {
+    BasicBlock* null = block("null");
+    BasicBlock* present = block("some");
+    BasicBlock* done = block("some.done");
+    b_.CreateCondBr(b_.CreateIsNull(held), null, present);
+    b_.SetInsertPoint(null);
+    put_literal(literals_.null);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(present);
+    some();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // A shared_ptr (which starts with its T*): in formats that keep identity, an object met
+  // before is written as its reference; in the others it is copied wherever it appears, and
+  // one met again inside itself is a cycle.
+  void shared(const Instr& in, Value* slot) {
+    Value* context = write_context();
+    Value* object = load(ptr_, slot, 0);
+    const bool identity = plan_.traits.shared_identity;
+    const std::uint64_t ref = identity ? format_.write_bound(in).fixed : 0;
+    ensure(c64(std::max({literals_.null.size(), literals_.shared_new.size(), ref})));
+    null_or(object, [&] {
+      if (!identity) {
+        fail_if(b_.CreateNot(
+            b_.CreateCall(helper("jitser_rt_open_shared", i1(), {ptr_, ptr_}), {context, object})));
+        put_literal(literals_.shared_new);
+        enter(context);
+        call_routine(in.a, object);
+        leave(context);
+        b_.CreateCall(helper("jitser_rt_close_shared", Type::getVoidTy(ctx_), {ptr_}), {context});
+        return;
+      }
+      Value* id = b_.CreateCall(helper("jitser_rt_shared_id", i64_, {ptr_, ptr_, ptr_}),
+                                {context, object, const_ptr(in.type->shared_ops)});
+      BasicBlock* earlier = block("shared.earlier");
+      BasicBlock* fresh = block("shared.new");
+      BasicBlock* done = block("shared.done");
+      b_.CreateCondBr(b_.CreateICmpSLT(id, c64(0)), fresh, earlier);
+      b_.SetInsertPoint(earlier);
+      put("put_shared_ref", false, {i32_}, {b_.CreateTrunc(id, i32_)});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(fresh);
+      put_literal(literals_.shared_new);
+      enter(context);
+      call_routine(in.a, object);
+      leave(context);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    });
+  }
+
+  // A list or array of n elements, as one level of nesting: what the format puts before them,
+  // `elements()`, and what it puts after.
+  template <class Elements>
+  void list(const Instr& in, Value* n, Elements elements) {
+    Value* context = write_context();
+    const WriteBound bound = format_.write_bound(in);
+    enter(context);
+    ensure(c64(bound.fixed));
+    put("put_begin_list", bound.fallible, {i64_, i32_, i32_},
+        {n, c32(static_cast<std::uint32_t>(in.op)), c32(in.enc)});
+    elements();
+    ensure(c64(bound.close));
+    put("put_end_list", bound.fallible, {i64_, i32_}, {n, c32(static_cast<std::uint32_t>(in.op))});
+    leave(context);
+  }
+
+  // Each element and the separator after it; the last separator is taken back, so the loop
+  // has no branch for the first or last element.
+  void elements_of(const Instr& in, Value* data, std::uint64_t stride, Value* n) {
+    const std::string& separator = literals_.element_separator;
+    each_of(data, stride, n, [&](Value* element) {
+      call_routine(in.a, element);
+      put_literal_with_room(separator);
+    });
+    if (separator.empty()) return;
+    Value* back = b_.CreateSelect(b_.CreateICmpEQ(n, c64(0)), c64(0),
+                                  c64(static_cast<std::uint64_t>(-separator.size())));
+    set_cursor(b_.CreateGEP(i8_, cursor(), back));
+  }
+
+  const FormatEntry& format_;
+  const FormatTraits::Literals& literals_;
+  const bool omitting_;
+};
+
+}  // namespace
+
+void emit_writer(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                 const std::string& entry, std::vector<HostAddress>& hosts) {
+  WriteEmitter(plan, options, module, hosts).emit(entry);
+}
+
+}  // namespace jitser::jit
