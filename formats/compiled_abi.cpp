@@ -36,6 +36,25 @@ bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit
          (omit_default && equals_default(*field, slot));
 }
 
+bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* type,
+                              std::uint32_t id) {
+  if (id >= ctx->refs.size()) return false;
+  const ReadContext::SharedObject& r = ctx->refs[id];
+  if (r.holder->shared_ops != type->shared_ops) return false;  // an object of another layout
+  type->shared_ops->assign(holder, r.object);
+  return true;
+}
+
+void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
+                           std::uint32_t identity) {
+  void* object = type->shared_ops->emplace(holder);
+  // Registered before its fields are read: they may refer back to it.
+  if (identity) ctx->refs.push_back({type->shared_ops->share(holder), type});
+  return object;
+}
+
+bool jitser_rt_missing(const FieldDesc* field, void* slot) { return apply_missing(*field, slot); }
+
 }  // extern "C"
 
 std::span<const HelperSymbol> runtime_helpers() {
@@ -45,6 +64,9 @@ std::span<const HelperSymbol> runtime_helpers() {
       {"jitser_rt_open_shared", reinterpret_cast<void*>(&jitser_rt_open_shared)},
       {"jitser_rt_close_shared", reinterpret_cast<void*>(&jitser_rt_close_shared)},
       {"jitser_rt_omit", reinterpret_cast<void*>(&jitser_rt_omit)},
+      {"jitser_rt_shared_earlier", reinterpret_cast<void*>(&jitser_rt_shared_earlier)},
+      {"jitser_rt_shared_new", reinterpret_cast<void*>(&jitser_rt_shared_new)},
+      {"jitser_rt_missing", reinterpret_cast<void*>(&jitser_rt_missing)},
   };
   return helpers;
 }

@@ -111,6 +111,23 @@ bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit
                     std::uint32_t omit_default);
 }
 
+/// What a kernel's get_shared says a shared_ptr's encoding holds.
+inline constexpr std::uint32_t kSharedNull = 0;     // no object
+inline constexpr std::uint32_t kSharedNew = 1;      // an object follows
+inline constexpr std::uint32_t kSharedEarlier = 2;  // the object read before with the given id
+
+extern "C" {
+/// Reading a shared_ptr at `holder` of `type`: the object read before with reference id `id`,
+/// false for an id never given or an object of another layout; or a new object, registered
+/// for later references in formats that keep identity, to read the value into.
+bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* type,
+                              std::uint32_t id);
+void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
+                           std::uint32_t identity);
+/// A field the input left out: its default, or false when it is required.
+bool jitser_rt_missing(const FieldDesc* field, void* slot);
+}
+
 /// The kernel contract: what compiled code calls a format's functions by, as
 /// `jitser_<format>_<name>`. Each is in the format's kernel, which compiled code inlines, or a
 /// helper of the format. A put writes one value at `out` into room the caller reserved (as the
@@ -132,5 +149,37 @@ bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit
 ///   write_map(ctx, cursor, limit, const void* map, const MapOps*, u32 enc, WriteFn key,
 ///             WriteFn value)
 ///   write_bool_list(ctx, cursor, limit, const void* list, const ListOps*, u64 n)  the elements
+///
+/// A reader works on Slots (formats/ops.h) that only the format reads: a value, an iterator, or
+/// in positional formats the input left, from which fields and elements are read in turn. Each
+/// returns false when the input is not what the Plan says, and compiled code then lets the
+/// interpreter find out why:
+///
+///   open(ctx, const u8* p, const u8* end, Slot* root)   finish(ctx, Slot* root)
+///   get_frame(Slot*, u64 fingerprint, bool require)
+///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (formats reading enums as integers)
+///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
+///                                  (a value that does not fit `width` bytes fails)
+///   get_float(Slot*, float* out)   get_double(Slot*, double* out)
+///   get_string(Slot*, std::string* out)   get_bytes(Slot*, void* list, const ListOps*)
+///   get_text(Slot*, const char** data, size_t* n)   (formats reading enums by name: the text,
+///                                  with 8 bytes readable past it)
+///   get_decimal(Slot*, Decimal*)   get_time(Slot*, i64* ticks, u32 unit, u32 is_duration)
+///   get_null(Slot*, u8* is_null)   get_shared(Slot*, u32* ref, u32* id)   (kShared*)
+///   begin_list(Slot*, Slot* iterator, u64* count, u32 op, u32 enc, u32 min_item_bytes)
+///                                  count-prefixed formats set *count (an array's is preset)
+///   next_element(Slot* iterator, Slot* element) -> i32   1 an element, 0 the end, -1 failure
+///   keyed formats: begin_object(Slot*, Slot* iterator),
+///                  next_field(Slot* iterator, Slot* value, const char** raw_key) -> i32,
+///                  find_field(const char* raw_key, const FieldDesc* const*, u32 n) -> i32
+///                  (the field a key names when its raw bytes matched no PlanField::match:
+///                  -1 none, -2 malformed), skip(Slot* value)
+///
+/// A raw key is readable 8 bytes past the length of any PlanField::match it is compared with.
+/// And, out of line:
+///
+///   read_value(ctx, Slot*, Value*)   read_bool_list(Slot*, void* list, const ListOps*, u32 enc)
+///   read_map(ctx, Slot*, void* map, const TypeDesc*, const Instr* key, u32 enc, u32 min_entry,
+///            SlotReadFn key, SlotReadFn value)
 
 }  // namespace jitser

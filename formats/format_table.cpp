@@ -4,6 +4,7 @@
 
 #include "formats/binary/binary_helpers.h"
 #include "formats/binary/binary_ops.h"
+#include "formats/binary/binary_slot.h"
 #include "formats/binary/lower_binary.h"
 #include "formats/json/json_helpers.h"
 #include "formats/json/json_ops.h"
@@ -31,18 +32,24 @@ constexpr const char* kJsonInlined[] = {
     "jitser_json_put_frame",    "jitser_json_put_bool",     "jitser_json_put_int",
     "jitser_json_put_uint",     "jitser_json_put_string",   "jitser_json_put_begin_list",
     "jitser_json_put_end_list", "jitser_json_begin_object", "jitser_json_next_field",
-    "jitser_json_begin_array",  "jitser_json_next_element", "jitser_json_take_null",
+    "jitser_json_begin_list",   "jitser_json_next_element", "jitser_json_skip",
+    "jitser_json_get_frame",    "jitser_json_get_null",     "jitser_json_get_shared",
     "jitser_json_get_bool",     "jitser_json_get_int",      "jitser_json_get_uint",
-    "jitser_json_get_double",   "jitser_json_get_string"};
+    "jitser_json_get_double",   "jitser_json_get_float",    "jitser_json_get_text",
+    "jitser_json_get_string"};
 
-// Every function of the binary kernel: the writing rules, a few instructions each in the common
-// case.
+// Every function of the binary kernel: its rules, a few instructions each in the common case.
 constexpr const char* kBinaryInlined[] = {
-    "jitser_binary_put_frame",    "jitser_binary_put_bool",      "jitser_binary_put_int",
-    "jitser_binary_put_uint",     "jitser_binary_put_float",     "jitser_binary_put_double",
-    "jitser_binary_put_string",   "jitser_binary_put_bytes",     "jitser_binary_put_enum",
-    "jitser_binary_put_decimal",  "jitser_binary_put_time",      "jitser_binary_put_begin_list",
-    "jitser_binary_put_end_list", "jitser_binary_put_shared_ref"};
+    "jitser_binary_put_frame",    "jitser_binary_put_bool",       "jitser_binary_put_int",
+    "jitser_binary_put_uint",     "jitser_binary_put_float",      "jitser_binary_put_double",
+    "jitser_binary_put_string",   "jitser_binary_put_bytes",      "jitser_binary_put_enum",
+    "jitser_binary_put_decimal",  "jitser_binary_put_time",       "jitser_binary_put_begin_list",
+    "jitser_binary_put_end_list", "jitser_binary_put_shared_ref", "jitser_binary_open",
+    "jitser_binary_finish",       "jitser_binary_get_frame",      "jitser_binary_get_bool",
+    "jitser_binary_get_int",      "jitser_binary_get_uint",       "jitser_binary_get_float",
+    "jitser_binary_get_double",   "jitser_binary_get_string",     "jitser_binary_get_bytes",
+    "jitser_binary_get_enum",     "jitser_binary_get_decimal",    "jitser_binary_get_time",
+    "jitser_binary_get_null",     "jitser_binary_get_shared",     "jitser_binary_begin_list"};
 
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
@@ -71,6 +78,7 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = nullptr,
      .writer = binary_writer,
      .reader = binary_reader,
+     .slot_bytes = sizeof(binary::Input),
      .write_bound = binary_write_bound,
      .enum_text = nullptr,
      .helpers = binary_helpers,
@@ -83,6 +91,7 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = json::kernel_name,
      .writer = json_writer,
      .reader = json_reader,
+     .slot_bytes = sizeof(Slot),
      .write_bound = json_write_bound,
      .enum_text = json_enum_text,
      .helpers = json_helpers,

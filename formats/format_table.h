@@ -57,6 +57,9 @@ struct FormatEntry {
   /// call, and a reader made per call in kReaderStorage bytes of the caller's.
   const FormatWriter& (*writer)();
   FormatReader* (*reader)(void* storage);
+  /// The bytes at the start of a Slot that the format's compiled reader uses: compiled code
+  /// copies only those when it lends a slot to a call.
+  std::uint32_t slot_bytes;
   /// What the kernel's put for an instruction may write (compiled code reserves that room).
   WriteBound (*write_bound)(const Instr& in);
   /// An enum's name as the format writes it, for formats that write enums by name (JSON: the

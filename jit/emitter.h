@@ -334,5 +334,9 @@ namespace jitser::jit {
 /// (jit/write_emitter.cpp).
 void emit_writer(const Plan& plan, const RunOptions& options, llvm::Module& module,
                  const std::string& entry, std::vector<HostAddress>& hosts);
+/// Emits a deserializing Plan of any format into `module`, its entry exported as `entry`
+/// (jit/read_emitter.cpp).
+void emit_reader(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                 const std::string& entry, std::vector<HostAddress>& hosts);
 
 }  // namespace jitser::jit

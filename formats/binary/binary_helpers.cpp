@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "formats/binary/binary_slot.h"
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
@@ -72,90 +73,48 @@ void jitser_binary_assign_bytes(void* list, const ListOps* ops, const std::uint8
   if (n) std::memcpy(ops->data(list), p, n);
 }
 
-const std::uint8_t* jitser_binary_read_time(const std::uint8_t* p, const std::uint8_t* end,
-                                            std::uint32_t unit, std::int64_t* ticks) {
-  std::uint64_t raw_seconds, nanos;
-  if (wire::get_varuint(p, end, 64, raw_seconds) != wire::VarintStatus::ok) return nullptr;
-  if (wire::get_varuint(p, end, 32, nanos) != wire::VarintStatus::ok) return nullptr;
-  if (nanos >= 1000000000) return nullptr;
-  return join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(unit), *ticks)
-             ? p
-             : nullptr;
-}
-
-const std::uint8_t* jitser_binary_read_shared(ReadContext* ctx, const std::uint8_t* p,
-                                              const std::uint8_t* end, void* holder,
-                                              const TypeDesc* type, void** fill) {
-  *fill = nullptr;
-  if (p == end) return nullptr;
-  const SharedOps& ops = *type->shared_ops;
-  switch (*p++) {
-    case wire::kNull: ops.reset(holder); return p;
-    case wire::kRef: {
-      std::uint64_t id;
-      if (wire::get_varuint(p, end, 32, id) != wire::VarintStatus::ok) return nullptr;
-      if (id >= ctx->refs.size()) return nullptr;
-      const ReadContext::SharedObject& r = ctx->refs[id];
-      if (r.holder->shared_ops != &ops) return nullptr;  // an object of another layout
-      ops.assign(holder, r.object);
-      return p;
-    }
-    case wire::kRefValue:
-      *fill = ops.emplace(holder);
-      ctx->refs.push_back({ops.share(holder), type});  // before its fields: they may refer back
-      return p;
-    default: return nullptr;
-  }
-}
-
-const std::uint8_t* jitser_binary_read_bool_list(const std::uint8_t* p, const std::uint8_t* end,
-                                                 void* list, const ListOps* ops, std::size_t n) {
-  if (static_cast<std::size_t>(end - p) < n) return nullptr;
+bool jitser_binary_read_bool_list(Slot* s, void* list, const ListOps* ops, std::uint32_t header) {
+  binary::Input& in = binary::input(s);
+  std::uint64_t n = 0;
+  std::uint8_t h = 0;
+  if (!binary::count(in, 1, n)) return false;
+  if (n && (!binary::byte(in, h) || h != header)) return false;
+  ops->resize(list, n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] > 1) return nullptr;
-    ops->set_bool(list, i, p[i]);
+    if (in.p[i] > 1) return false;
+    ops->set_bool(list, i, in.p[i]);
   }
-  return p + n;
+  in.p += n;
+  return true;
 }
 
-const std::uint8_t* jitser_binary_read_value(ReadContext* ctx, const std::uint8_t* p,
-                                             const std::uint8_t* end, void* value) {
-  if (wire::read_value(&p, end, *static_cast<Value*>(value), ctx->max_depth - ctx->depth) !=
-      Errc::ok) {
-    return nullptr;
-  }
-  return p;
+bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value) {
+  binary::Input& in = binary::input(s);
+  return wire::read_value(&in.p, in.end, *static_cast<Value*>(value),
+                          ctx->max_depth - ctx->depth) == Errc::ok;
 }
 
-const std::uint8_t* jitser_binary_read_map(ReadContext* ctx, const std::uint8_t* p,
-                                           const std::uint8_t* end, void* map, const TypeDesc* type,
-                                           std::uint8_t header, std::uint32_t min_entry, ReadFn key,
-                                           ReadFn value) {
+// The count, bounded by the bytes left at `min_entry` an entry, then (when there are entries)
+// the header, then each key and value, read from the one slot.
+bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
+                            const Instr*, std::uint32_t header, std::uint32_t min_entry,
+                            SlotReadFn key, SlotReadFn value) {
   const MapOps& ops = *type->map_ops;
-  if (++ctx->depth > ctx->max_depth) return nullptr;  // a level, empty or not
-  std::uint64_t n;
-  if (wire::get_varuint(p, end, 64, n) != wire::VarintStatus::ok) return nullptr;
-  const std::size_t remaining = static_cast<std::size_t>(end - p);
-  if (n > (min_entry ? remaining / min_entry : wire::kMaxEmptyElements)) return nullptr;
-  if (n && (p == end || *p++ != header)) return nullptr;
+  binary::Input& in = binary::input(s);
+  std::uint64_t n = 0;
+  std::uint8_t h = 0;
+  if (!binary::count(in, min_entry, n)) return false;
+  if (n && (!binary::byte(in, h) || h != header)) return false;
   ops.clear(map);
-  if (n == 0) {
-    --ctx->depth;
-    return p;
-  }
   const TypeDesc& key_type = type->key->resolved();
   for (std::uint64_t i = 0; i < n; ++i) {
     ValueSlot slot(key_type);
-    p = key(ctx, p, end, static_cast<std::uint8_t*>(slot.get()));
-    if (!p) return nullptr;
+    if (!key(ctx, s, static_cast<std::uint8_t*>(slot.get()))) return false;
     const void* stored_key = nullptr;
     void* v = ops.insert(map, slot.get(), &stored_key);
-    if (!v) return nullptr;
-    p = value(ctx, p, end, static_cast<std::uint8_t*>(v));
-    if (!p) return nullptr;
+    if (!v || !value(ctx, s, static_cast<std::uint8_t*>(v))) return false;
   }
-  --ctx->depth;
-  return p;
+  return true;
 }
 
 }  // extern "C"
@@ -167,8 +126,6 @@ std::span<const HelperSymbol> binary_helpers() {
       {"jitser_binary_write_value", reinterpret_cast<void*>(&jitser_binary_write_value)},
       {"jitser_binary_assign_string", reinterpret_cast<void*>(&jitser_binary_assign_string)},
       {"jitser_binary_assign_bytes", reinterpret_cast<void*>(&jitser_binary_assign_bytes)},
-      {"jitser_binary_read_time", reinterpret_cast<void*>(&jitser_binary_read_time)},
-      {"jitser_binary_read_shared", reinterpret_cast<void*>(&jitser_binary_read_shared)},
       {"jitser_binary_read_bool_list", reinterpret_cast<void*>(&jitser_binary_read_bool_list)},
       {"jitser_binary_read_map", reinterpret_cast<void*>(&jitser_binary_read_map)},
       {"jitser_binary_read_value", reinterpret_cast<void*>(&jitser_binary_read_value)},
@@ -186,6 +143,22 @@ std::span<const HelperSymbol> binary_helpers() {
       {"jitser_binary_put_begin_list", reinterpret_cast<void*>(&jitser_binary_put_begin_list)},
       {"jitser_binary_put_end_list", reinterpret_cast<void*>(&jitser_binary_put_end_list)},
       {"jitser_binary_put_shared_ref", reinterpret_cast<void*>(&jitser_binary_put_shared_ref)},
+      {"jitser_binary_open", reinterpret_cast<void*>(&jitser_binary_open)},
+      {"jitser_binary_finish", reinterpret_cast<void*>(&jitser_binary_finish)},
+      {"jitser_binary_get_frame", reinterpret_cast<void*>(&jitser_binary_get_frame)},
+      {"jitser_binary_get_bool", reinterpret_cast<void*>(&jitser_binary_get_bool)},
+      {"jitser_binary_get_int", reinterpret_cast<void*>(&jitser_binary_get_int)},
+      {"jitser_binary_get_uint", reinterpret_cast<void*>(&jitser_binary_get_uint)},
+      {"jitser_binary_get_float", reinterpret_cast<void*>(&jitser_binary_get_float)},
+      {"jitser_binary_get_double", reinterpret_cast<void*>(&jitser_binary_get_double)},
+      {"jitser_binary_get_string", reinterpret_cast<void*>(&jitser_binary_get_string)},
+      {"jitser_binary_get_bytes", reinterpret_cast<void*>(&jitser_binary_get_bytes)},
+      {"jitser_binary_get_enum", reinterpret_cast<void*>(&jitser_binary_get_enum)},
+      {"jitser_binary_get_decimal", reinterpret_cast<void*>(&jitser_binary_get_decimal)},
+      {"jitser_binary_get_time", reinterpret_cast<void*>(&jitser_binary_get_time)},
+      {"jitser_binary_get_null", reinterpret_cast<void*>(&jitser_binary_get_null)},
+      {"jitser_binary_get_shared", reinterpret_cast<void*>(&jitser_binary_get_shared)},
+      {"jitser_binary_begin_list", reinterpret_cast<void*>(&jitser_binary_begin_list)},
   };
   return helpers;
 }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "formats/compiled_abi.h"
 
@@ -33,6 +34,32 @@ std::uint8_t* jitser_binary_put_begin_list(std::uint8_t* out, std::uint64_t n, s
                                            std::uint32_t enc);
 std::uint8_t* jitser_binary_put_end_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op);
 std::uint8_t* jitser_binary_put_shared_ref(std::uint8_t* out, std::uint32_t id);
+bool jitser_binary_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end,
+                        Slot* root);
+bool jitser_binary_finish(ReadContext* ctx, Slot* root);
+bool jitser_binary_get_frame(Slot* s, std::uint64_t fingerprint, bool require);
+bool jitser_binary_get_bool(Slot* s, std::uint8_t* out);
+bool jitser_binary_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std::uint32_t enc);
+bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
+bool jitser_binary_get_float(Slot* s, float* out);
+bool jitser_binary_get_double(Slot* s, double* out);
+bool jitser_binary_get_string(Slot* s, std::string* out);
+bool jitser_binary_get_bytes(Slot* s, void* list, const ListOps* ops);
+bool jitser_binary_get_enum(Slot* s, std::int64_t* out);
+bool jitser_binary_get_decimal(Slot* s, Decimal* d);
+bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
+                            std::uint32_t duration);
+bool jitser_binary_get_null(Slot* s, std::uint8_t* is_null);
+bool jitser_binary_get_shared(Slot* s, std::uint32_t* ref, std::uint32_t* id);
+bool jitser_binary_begin_list(Slot* s, Slot* iterator, std::uint64_t* n, std::uint32_t op,
+                              std::uint32_t enc, std::uint32_t min_item_bytes);
+
+// Helpers the kernel calls for what is not worth inlining.
+/// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
+bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n);
+/// Resizes the byte vector at `list` to n and copies n bytes at p into it.
+void jitser_binary_assign_bytes(void* list, const ListOps* ops, const std::uint8_t* p,
+                                std::size_t n);
 }
 
 }  // namespace jitser

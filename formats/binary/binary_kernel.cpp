@@ -1,16 +1,23 @@
-// The binary format's kernel: its writing rules (wire.h) as the functions of the kernel contract
+// The binary format's kernel: its rules (wire.h) as the functions of the kernel contract
 // (formats/compiled_abi.h) that compiled code calls, compiled into the library and to LLVM
 // bitcode the JIT links into binary codecs (jitser_format_kernel in CMakeLists.txt), so that
-// the calls inline with their operands constant. Reading is still emitted as IR
-// (jit/plan_to_ir.cpp) until the one emitter reads too (issue 12).
+// the calls inline with their operands constant.
+//
+// A reader's Slot holds the input left, [p, end): binary is positional, so fields, elements and
+// the values they hold are all read from the one slot, each where the last one ended.
 #include <cstring>
 
 #include "formats/binary/binary_helpers.h"
+#include "formats/binary/binary_slot.h"
 #include "formats/binary/wire.h"
 #include "formats/plan.h"
+#include "formats/short_string.h"
 #include "formats/time_ticks.h"
 
 namespace jitser {
+
+using binary::input;
+using binary::Input;
 
 extern "C" {
 
@@ -111,6 +118,167 @@ std::uint8_t* jitser_binary_put_end_list(std::uint8_t* out, std::uint64_t, std::
 std::uint8_t* jitser_binary_put_shared_ref(std::uint8_t* out, std::uint32_t id) {
   *out = wire::kRef;
   return wire::put_varuint(out + 1, id);
+}
+
+}  // extern "C"
+
+extern "C" {
+
+bool jitser_binary_open(ReadContext*, const std::uint8_t* p, const std::uint8_t* end, Slot* root) {
+  input(root) = {p, end};
+  return true;
+}
+
+bool jitser_binary_finish(ReadContext*, Slot* root) { return input(root).p == input(root).end; }
+
+bool jitser_binary_get_frame(Slot* s, std::uint64_t fingerprint, bool require) {
+  std::size_t need = 0;
+  return wire::get_frame(input(s).p, input(s).end, fingerprint, require, need) ==
+         wire::FrameStatus::ok;
+}
+
+bool jitser_binary_get_bool(Slot* s, std::uint8_t* out) {
+  Input& in = input(s);
+  if (in.p == in.end || *in.p > 1) return false;
+  *out = *in.p++;
+  return true;
+}
+
+bool jitser_binary_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std::uint32_t enc) {
+  Input& in = input(s);
+  switch (enc) {
+    case wire::kFixed: return binary::fixed(in, width, out);
+    case wire::kCompact: {
+      std::size_t need = 0;
+      return wire::get_int64_compact(in.p, in.end, *out, need) == wire::CompactStatus::ok;
+    }
+    default: {
+      std::uint64_t v = 0;
+      if (!binary::varuint(in, width * 8, v)) return false;
+      *out = wire::unzigzag(v);
+      return true;
+    }
+  }
+}
+
+bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t enc) {
+  if (enc == wire::kFixed) return binary::fixed(input(s), width, out);
+  return binary::varuint(input(s), width * 8, *out);
+}
+
+bool jitser_binary_get_float(Slot* s, float* out) {
+  Input& in = input(s);
+  if (in.end - in.p < 4) return false;
+  std::memcpy(out, in.p, 4);
+  in.p += 4;
+  return true;
+}
+
+bool jitser_binary_get_double(Slot* s, double* out) {
+  Input& in = input(s);
+  if (in.end - in.p < 8) return false;
+  std::memcpy(out, in.p, 8);
+  in.p += 8;
+  return true;
+}
+
+}  // extern "C"
+
+namespace {
+
+// The n bytes at p, checked as UTF-8, into *out. One of up to 15 ASCII bytes, with 16 input
+// bytes readable, is stored without a call; anything else is assigned by the host. Not inlined:
+// compiled code keeps one copy per codec.
+[[gnu::always_inline]] inline bool assign(std::string* out, const std::uint8_t* p,
+                                          const std::uint8_t* end, std::size_t n) {
+  if (n <= 15 && end - p >= 16 && ascii_prefix(p, n)) {
+    assign_short_string(out, p, n);
+    return true;
+  }
+  return jitser_binary_assign_string(out, p, n);
+}
+
+}  // namespace
+
+extern "C" {
+
+bool jitser_binary_get_string(Slot* s, std::string* out) {
+  Input& in = input(s);
+  std::uint64_t n = 0;
+  if (!binary::count(in, 1, n) || !assign(out, in.p, in.end, n)) return false;
+  in.p += n;
+  return true;
+}
+
+bool jitser_binary_get_bytes(Slot* s, void* list, const ListOps* ops) {
+  Input& in = input(s);
+  std::uint64_t n = 0;
+  if (!binary::count(in, 1, n)) return false;
+  jitser_binary_assign_bytes(list, ops, in.p, n);
+  in.p += n;
+  return true;
+}
+
+bool jitser_binary_get_enum(Slot* s, std::int64_t* out) {
+  std::uint64_t v = 0;
+  if (!binary::varuint(input(s), 64, v)) return false;
+  *out = wire::unzigzag(v);
+  return true;
+}
+
+bool jitser_binary_get_decimal(Slot* s, Decimal* d) {
+  std::uint64_t unscaled = 0, scale = 0;
+  if (!binary::varuint(input(s), 64, unscaled) || !binary::varuint(input(s), 64, scale))
+    return false;
+  const std::int64_t sc = wire::unzigzag(scale);
+  if (sc != static_cast<std::int32_t>(sc)) return false;
+  d->unscaled = wire::unzigzag(unscaled);
+  d->scale = static_cast<std::int32_t>(sc);
+  return true;
+}
+
+bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit, std::uint32_t) {
+  std::uint64_t raw_seconds = 0, nanos = 0;
+  if (!binary::varuint(input(s), 64, raw_seconds) || !binary::varuint(input(s), 32, nanos))
+    return false;
+  if (nanos >= 1000000000) return false;
+  return join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(unit), *ticks);
+}
+
+bool jitser_binary_get_null(Slot* s, std::uint8_t* is_null) {
+  std::uint8_t flag = 0;
+  if (!binary::byte(input(s), flag) || (flag != wire::kNull && flag != wire::kNotNull))
+    return false;
+  *is_null = flag == wire::kNull;
+  return true;
+}
+
+bool jitser_binary_get_shared(Slot* s, std::uint32_t* ref, std::uint32_t* id) {
+  std::uint8_t flag = 0;
+  if (!binary::byte(input(s), flag)) return false;
+  switch (flag) {
+    case wire::kNull: *ref = kSharedNull; return true;
+    case wire::kRefValue: *ref = kSharedNew; return true;
+    case wire::kRef: {
+      std::uint64_t v = 0;
+      if (!binary::varuint(input(s), 32, v)) return false;
+      *ref = kSharedEarlier;
+      *id = static_cast<std::uint32_t>(v);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+// A list's count comes first, bounded by the bytes left, then (when there are items) the
+// element header the schema gives; an array's count is the schema's, so nothing is read.
+bool jitser_binary_begin_list(Slot* s, Slot*, std::uint64_t* n, std::uint32_t op, std::uint32_t enc,
+                              std::uint32_t min_item_bytes) {
+  if (static_cast<Op>(op) == Op::Array) return true;
+  Input& in = input(s);
+  std::uint8_t header = 0;
+  return binary::count(in, min_item_bytes, *n) &&
+         (*n == 0 || (binary::byte(in, header) && header == enc));
 }
 
 }  // extern "C"

@@ -121,7 +121,7 @@ Errc read_value(const std::uint8_t** p, const std::uint8_t* end, Value& v,
     case T::Int:
     case T::UInt: {
       const std::uint8_t* at = *p;
-      std::uint64_t raw;
+      std::uint64_t raw = 0;
       if (Errc e = to_errc(get_varuint(*p, end, 64, raw)); e != Errc::ok) {
         *p = at;
         return e;
@@ -152,7 +152,7 @@ Errc read_value(const std::uint8_t** p, const std::uint8_t* end, Value& v,
     }
     case T::Decimal: {
       const std::uint8_t* at = *p;
-      std::uint64_t unscaled, scale;
+      std::uint64_t unscaled = 0, scale = 0;
       if (Errc e = to_errc(get_varuint(*p, end, 64, unscaled)); e != Errc::ok) {
         *p = at;
         return e;

@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+// The kernel (binary_kernel.cpp) is compiled to bitcode with every rule it uses inlined into
+// its functions: the JIT inlines those, not what they call.
+#define JITSER_WIRE_INLINE [[gnu::always_inline]] inline
+
 namespace jitser::wire {
 
 static_assert(std::endian::native == std::endian::little,
@@ -51,7 +55,7 @@ constexpr std::int64_t unzigzag(std::uint64_t v) {
 
 /// Writes v as LEB128 at p (room for kMaxVarintBytes); returns the end. One byte (most
 /// lengths, counts and small fields) is a compare and a store.
-inline std::uint8_t* put_varuint(std::uint8_t* p, std::uint64_t v) {
+JITSER_WIRE_INLINE std::uint8_t* put_varuint(std::uint8_t* p, std::uint64_t v) {
   if (v < 0x80) {
     *p = static_cast<std::uint8_t>(v);
     return p + 1;
@@ -66,38 +70,63 @@ inline std::uint8_t* put_varuint(std::uint8_t* p, std::uint64_t v) {
 
 enum class VarintStatus : std::uint8_t { ok, truncated, overlong, overflow };
 
-/// Reads a LEB128 value of at most `bits` (32 or 64) bits. Rejects encodings longer than the
-/// width needs or ending in a redundant zero byte, so every value has one encoding.
-inline VarintStatus get_varuint(const std::uint8_t*& p, const std::uint8_t* end, unsigned bits,
-                                std::uint64_t& out) {
-  if (p < end && *p < 0x80) {  // one byte: most lengths, counts and small fields
-    out = *p++;
-    return VarintStatus::ok;
-  }
-  const unsigned max_bytes = (bits + 6) / 7;
+/// A varint read out of line: where it ends and its value; or, when it is bad, a null end and
+/// why (two words, so that it comes back in registers).
+struct VarintRead {
+  const std::uint8_t* next;
+  std::uint64_t value;
+};
+
+/// Reads a LEB128 value of at most `Bits` (32 or 64) bits at p. Rejects encodings longer than
+/// the width needs or ending in a redundant zero byte, so every value has one encoding. Not
+/// inlined: compiled code keeps one copy per codec, and calls it past the one-byte fast path.
+template <unsigned Bits>
+[[gnu::noinline]] VarintRead get_varuint_long(const std::uint8_t* p, const std::uint8_t* end) {
+  constexpr unsigned kMaxBytes = (Bits + 6) / 7;
+  constexpr unsigned kSpare = 7 * kMaxBytes - Bits;  // high bits of the last byte that must be 0
+  auto bad = [](VarintStatus why) { return VarintRead{nullptr, static_cast<std::uint64_t>(why)}; };
   std::uint64_t v = 0;
-  for (unsigned i = 0; i < max_bytes; ++i) {
-    if (p + i >= end) return VarintStatus::truncated;
+  for (unsigned i = 0; i < kMaxBytes; ++i) {
+    if (p + i >= end) return bad(VarintStatus::truncated);
     const std::uint8_t byte = p[i];
-    if (i == max_bytes - 1) {
-      if (byte & 0x80) return VarintStatus::overlong;
-      const unsigned spare = 7 * max_bytes - bits;  // high bits of the last byte that must be 0
-      if (byte >> (7 - spare)) return VarintStatus::overflow;
+    if (i == kMaxBytes - 1) {
+      if (byte & 0x80) return bad(VarintStatus::overlong);
+      if (byte >> (7 - kSpare)) return bad(VarintStatus::overflow);
     }
     v |= static_cast<std::uint64_t>(byte & 0x7F) << (7 * i);
     if (!(byte & 0x80)) {
-      if (byte == 0 && i > 0) return VarintStatus::overlong;
-      p += i + 1;
-      out = v;
-      return VarintStatus::ok;
+      if (byte == 0 && i > 0) return bad(VarintStatus::overlong);
+      return {p + i + 1, v};
     }
   }
-  return VarintStatus::overlong;  // unreachable: the last byte returns above
+  return bad(VarintStatus::overlong);  // unreachable: the last byte returns above
+}
+
+/// The same, with the one-byte case (most lengths, counts and small fields) in line; p moves
+/// past the value only when it is good.
+template <unsigned Bits>
+JITSER_WIRE_INLINE VarintStatus get_varuint_of(const std::uint8_t*& p, const std::uint8_t* end,
+                                               std::uint64_t& out) {
+  if (p < end && *p < 0x80) {
+    out = *p++;
+    return VarintStatus::ok;
+  }
+  const VarintRead r = get_varuint_long<Bits>(p, end);
+  if (!r.next) return static_cast<VarintStatus>(r.value);
+  p = r.next;
+  out = r.value;
+  return VarintStatus::ok;
+}
+
+/// The same for a width known at run time: 32 bits, or else 64.
+JITSER_WIRE_INLINE VarintStatus get_varuint(const std::uint8_t*& p, const std::uint8_t* end,
+                                            unsigned bits, std::uint64_t& out) {
+  return bits == 32 ? get_varuint_of<32>(p, end, out) : get_varuint_of<64>(p, end, out);
 }
 
 /// Compact int64 (Fory's SLI): 4 bytes of v << 1 when v is in [-2^30, 2^30), else the byte 0x01
 /// and 8 bytes of v. Returns the end.
-inline std::uint8_t* put_int64_compact(std::uint8_t* p, std::int64_t v) {
+JITSER_WIRE_INLINE std::uint8_t* put_int64_compact(std::uint8_t* p, std::int64_t v) {
   if (v >= -(std::int64_t{1} << 30) && v < (std::int64_t{1} << 30)) {
     const auto small = static_cast<std::uint32_t>(static_cast<std::int32_t>(v)) << 1;
     std::memcpy(p, &small, 4);
@@ -112,8 +141,8 @@ enum class CompactStatus : std::uint8_t { ok, truncated, bad_tag, overlong };
 
 /// Reads a compact int64 from [p, end), refusing a long form that holds a short value (one
 /// encoding per value); when truncated, *need is how many bytes it needs.
-inline CompactStatus get_int64_compact(const std::uint8_t*& p, const std::uint8_t* end,
-                                       std::int64_t& out, std::size_t& need) {
+JITSER_WIRE_INLINE CompactStatus get_int64_compact(const std::uint8_t*& p, const std::uint8_t* end,
+                                                   std::int64_t& out, std::size_t& need) {
   need = 4;
   if (end - p < 4) return CompactStatus::truncated;
   if (!(p[0] & 1)) {
@@ -138,7 +167,8 @@ inline CompactStatus get_int64_compact(const std::uint8_t*& p, const std::uint8_
 inline constexpr std::size_t kMaxFrameBytes = 10;
 
 /// Writes the frame before the root value; returns the end.
-inline std::uint8_t* put_frame(std::uint8_t* p, std::uint64_t fingerprint, bool with_fingerprint) {
+JITSER_WIRE_INLINE std::uint8_t* put_frame(std::uint8_t* p, std::uint64_t fingerprint,
+                                           bool with_fingerprint) {
   p[0] = kMagic;
   p[1] = kVersion | (with_fingerprint ? kHasFingerprint : 0);
   if (!with_fingerprint) return p + 2;
@@ -158,8 +188,9 @@ enum class FrameStatus : std::uint8_t {
 /// Reads the frame: the magic byte, a version and flags this reader knows, and the fingerprint
 /// if the flags say one follows, which must be `fingerprint`; `require` refuses a frame without.
 /// On failure *p is where the bad bytes start.
-inline FrameStatus get_frame(const std::uint8_t*& p, const std::uint8_t* end,
-                             std::uint64_t fingerprint, bool require, std::size_t& need) {
+JITSER_WIRE_INLINE FrameStatus get_frame(const std::uint8_t*& p, const std::uint8_t* end,
+                                         std::uint64_t fingerprint, bool require,
+                                         std::size_t& need) {
   need = 2;
   if (end - p < 2) return FrameStatus::truncated;
   if (p[0] != kMagic) return FrameStatus::bad_magic;

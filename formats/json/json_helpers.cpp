@@ -54,7 +54,9 @@ bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_
   return document(ctx).open({p, static_cast<std::size_t>(end - p)}, ctx->padding, root) == Errc::ok;
 }
 
-bool jitser_json_finish(ReadContext* ctx) { return document(ctx).finish() == Errc::ok; }
+bool jitser_json_finish(ReadContext* ctx, json::Slot*) {
+  return document(ctx).finish() == Errc::ok;
+}
 
 // The puts of the kernel contract that stay calls: each is too long to inline.
 std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v) {
@@ -138,24 +140,23 @@ void jitser_json_assign_string(void* s, const char* data, std::size_t n) {
   static_cast<std::string*>(s)->assign(data, n);
 }
 
-bool jitser_json_missing(const FieldDesc* field, void* slot) { return apply_missing(*field, slot); }
-
-bool jitser_json_read_bytes(json::Slot* value, void* list, const ListOps* ops) {
+bool jitser_json_get_bytes(json::Slot* value, void* list, const ListOps* ops) {
   return json::read_base64(value, list, *ops) == Errc::ok;
 }
 
-bool jitser_json_read_decimal(json::Slot* value, void* p) {
-  return json::read_decimal(value, static_cast<Decimal*>(p)) == Errc::ok;
+bool jitser_json_get_decimal(json::Slot* value, Decimal* d) {
+  return json::read_decimal(value, d) == Errc::ok;
 }
 
-bool jitser_json_read_time(json::Slot* value, void* p, std::uint32_t unit, std::uint32_t duration) {
+bool jitser_json_get_time(json::Slot* value, std::int64_t* out, std::uint32_t unit,
+                          std::uint32_t duration) {
   std::int64_t ticks = 0;
   std::string_view text;
   if (json::read_time(value, static_cast<TimeUnit>(unit), duration != 0, &ticks, &text) !=
       Errc::ok) {
     return false;
   }
-  std::memcpy(p, &ticks, 8);
+  *out = ticks;
   return true;
 }
 
@@ -165,7 +166,7 @@ bool jitser_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
                           ctx->max_depth - ctx->depth, &at) == Errc::ok;
 }
 
-bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops) {
+bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops, std::uint32_t) {
   json::Slot it, element;
   if (json::begin_array(value, &it) != Errc::ok) return false;
   std::size_t have = ops->size(list);
@@ -186,8 +187,10 @@ bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* op
   return true;
 }
 
+// Keys are read from their text, as the key instruction says; the key routine is not called.
 bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
-                          const Instr* key, SlotReadFn read_value) {
+                          const Instr* key, std::uint32_t, std::uint32_t, SlotReadFn,
+                          SlotReadFn read_value) {
   const MapOps& ops = *type->map_ops;
   json::Slot it, field;
   if (json::begin_object(value, &it) != Errc::ok) return false;
@@ -225,10 +228,9 @@ std::span<const HelperSymbol> json_helpers() {
       {"jitser_json_write_map", reinterpret_cast<void*>(&jitser_json_write_map)},
       {"jitser_json_find_field", reinterpret_cast<void*>(&jitser_json_find_field)},
       {"jitser_json_assign_string", reinterpret_cast<void*>(&jitser_json_assign_string)},
-      {"jitser_json_missing", reinterpret_cast<void*>(&jitser_json_missing)},
-      {"jitser_json_read_bytes", reinterpret_cast<void*>(&jitser_json_read_bytes)},
-      {"jitser_json_read_decimal", reinterpret_cast<void*>(&jitser_json_read_decimal)},
-      {"jitser_json_read_time", reinterpret_cast<void*>(&jitser_json_read_time)},
+      {"jitser_json_get_bytes", reinterpret_cast<void*>(&jitser_json_get_bytes)},
+      {"jitser_json_get_decimal", reinterpret_cast<void*>(&jitser_json_get_decimal)},
+      {"jitser_json_get_time", reinterpret_cast<void*>(&jitser_json_get_time)},
       {"jitser_json_read_value", reinterpret_cast<void*>(&jitser_json_read_value)},
       {"jitser_json_read_bool_list", reinterpret_cast<void*>(&jitser_json_read_bool_list)},
       {"jitser_json_read_map", reinterpret_cast<void*>(&jitser_json_read_map)},
@@ -241,9 +243,14 @@ std::span<const HelperSymbol> json_helpers() {
       {"jitser_json_put_end_list", reinterpret_cast<void*>(&jitser_json_put_end_list)},
       {"jitser_json_begin_object", reinterpret_cast<void*>(&jitser_json_begin_object)},
       {"jitser_json_next_field", reinterpret_cast<void*>(&jitser_json_next_field)},
-      {"jitser_json_begin_array", reinterpret_cast<void*>(&jitser_json_begin_array)},
+      {"jitser_json_begin_list", reinterpret_cast<void*>(&jitser_json_begin_list)},
       {"jitser_json_next_element", reinterpret_cast<void*>(&jitser_json_next_element)},
-      {"jitser_json_take_null", reinterpret_cast<void*>(&jitser_json_take_null)},
+      {"jitser_json_get_null", reinterpret_cast<void*>(&jitser_json_get_null)},
+      {"jitser_json_get_shared", reinterpret_cast<void*>(&jitser_json_get_shared)},
+      {"jitser_json_get_frame", reinterpret_cast<void*>(&jitser_json_get_frame)},
+      {"jitser_json_skip", reinterpret_cast<void*>(&jitser_json_skip)},
+      {"jitser_json_get_float", reinterpret_cast<void*>(&jitser_json_get_float)},
+      {"jitser_json_get_text", reinterpret_cast<void*>(&jitser_json_get_text)},
       {"jitser_json_get_bool", reinterpret_cast<void*>(&jitser_json_get_bool)},
       {"jitser_json_get_int", reinterpret_cast<void*>(&jitser_json_get_int)},
       {"jitser_json_get_uint", reinterpret_cast<void*>(&jitser_json_get_uint)},

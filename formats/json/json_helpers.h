@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "formats/compiled_abi.h"
 
@@ -27,14 +28,22 @@ std::uint8_t* jitser_json_put_begin_list(std::uint8_t* out, std::uint64_t n, std
 std::uint8_t* jitser_json_put_end_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op);
 bool jitser_json_begin_object(Slot* value, Slot* iterator);
 std::int32_t jitser_json_next_field(Slot* iterator, Slot* value, const char** raw_key);
-bool jitser_json_begin_array(Slot* value, Slot* iterator);
+bool jitser_json_begin_list(Slot* value, Slot* iterator, std::uint64_t* count, std::uint32_t op,
+                            std::uint32_t enc, std::uint32_t min_item_bytes);
 std::int32_t jitser_json_next_element(Slot* iterator, Slot* value);
-bool jitser_json_take_null(Slot* value, bool* was_null);
+bool jitser_json_skip(Slot* value);
+bool jitser_json_get_frame(Slot* value, std::uint64_t fingerprint, bool require);
+bool jitser_json_get_null(Slot* value, std::uint8_t* is_null);
+bool jitser_json_get_shared(Slot* value, std::uint32_t* ref, std::uint32_t* id);
 bool jitser_json_get_bool(Slot* value, std::uint8_t* out);
-bool jitser_json_get_int(Slot* value, std::int64_t* out);
-bool jitser_json_get_uint(Slot* value, std::uint64_t* out);
+bool jitser_json_get_int(Slot* value, std::int64_t* out, std::uint32_t width, std::uint32_t enc);
+bool jitser_json_get_uint(Slot* value, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
 bool jitser_json_get_double(Slot* value, double* out);
-bool jitser_json_get_string(Slot* value, const char** data, std::size_t* size);
+bool jitser_json_get_float(Slot* value, float* out);
+bool jitser_json_get_text(Slot* value, const char** data, std::size_t* size);
+bool jitser_json_get_string(Slot* value, std::string* out);
+/// A string of more than 15 bytes, for get_string (not in the kernel).
+void jitser_json_assign_string(void* s, const char* data, std::size_t n);
 /// put_string itself, for a string with bytes to escape or check as UTF-8 (not in the kernel).
 char* jitser_json_escaped_string(char* out, const char* data, std::size_t n);
 }

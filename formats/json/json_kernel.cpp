@@ -5,6 +5,7 @@
 //
 // Everything here is inline code from json_slot.h, json_write.h and simdjson.h, and the C++
 // runtime, but for calls to other helpers by name, which the JIT resolves.
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "formats/json/json_slot.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
+#include "formats/short_string.h"
 
 namespace jitser {
 
@@ -112,7 +114,8 @@ std::int32_t jitser_json_next_field(json::Slot* iterator, json::Slot* value, con
   return more ? 1 : 0;
 }
 
-bool jitser_json_begin_array(json::Slot* value, json::Slot* iterator) {
+bool jitser_json_begin_list(json::Slot* value, json::Slot* iterator, std::uint64_t*, std::uint32_t,
+                            std::uint32_t, std::uint32_t) {
   return json::slot::begin_array(value, iterator) == Errc::ok;
 }
 
@@ -122,8 +125,24 @@ std::int32_t jitser_json_next_element(json::Slot* iterator, json::Slot* value) {
   return more ? 1 : 0;
 }
 
-bool jitser_json_take_null(json::Slot* value, bool* was_null) {
-  return json::slot::take_null(value, was_null) == Errc::ok;
+// The iterator steps over a value no field reads when it moves to the next field.
+bool jitser_json_skip(json::Slot*) { return true; }
+
+bool jitser_json_get_frame(json::Slot*, std::uint64_t, bool) { return true; }
+
+bool jitser_json_get_null(json::Slot* value, std::uint8_t* is_null) {
+  bool was_null = false;
+  if (json::slot::take_null(value, &was_null) != Errc::ok) return false;
+  *is_null = was_null;
+  return true;
+}
+
+// JSON has no references: a shared object is read as a new one wherever it appears.
+bool jitser_json_get_shared(json::Slot* value, std::uint32_t* ref, std::uint32_t*) {
+  std::uint8_t is_null = 0;
+  if (!jitser_json_get_null(value, &is_null)) return false;
+  *ref = is_null ? kSharedNull : kSharedNew;
+  return true;
 }
 
 bool jitser_json_get_bool(json::Slot* value, std::uint8_t* out) {
@@ -133,23 +152,48 @@ bool jitser_json_get_bool(json::Slot* value, std::uint8_t* out) {
   return true;
 }
 
-bool jitser_json_get_int(json::Slot* value, std::int64_t* out) {
-  return json::slot::get_int(value, out) == Errc::ok;
+bool jitser_json_get_int(json::Slot* value, std::int64_t* out, std::uint32_t width, std::uint32_t) {
+  if (json::slot::get_int(value, out) != Errc::ok) return false;
+  return width == 8 || (*out >> (8 * width - 1)) == 0 || (*out >> (8 * width - 1)) == -1;
 }
 
-bool jitser_json_get_uint(json::Slot* value, std::uint64_t* out) {
-  return json::slot::get_uint(value, out) == Errc::ok;
+bool jitser_json_get_uint(json::Slot* value, std::uint64_t* out, std::uint32_t width,
+                          std::uint32_t) {
+  if (json::slot::get_uint(value, out) != Errc::ok) return false;
+  return width == 8 || *out >> (8 * width) == 0;
 }
 
 bool jitser_json_get_double(json::Slot* value, double* out) {
   return json::slot::get_double(value, out) == Errc::ok;
 }
 
-bool jitser_json_get_string(json::Slot* value, const char** data, std::size_t* size) {
+// Out of range only when it rounds past the largest float, as the interpreter says.
+bool jitser_json_get_float(json::Slot* value, float* out) {
+  double d = 0;
+  if (json::slot::get_double(value, &d) != Errc::ok) return false;
+  *out = static_cast<float>(d);
+  return !std::isinf(*out);
+}
+
+bool jitser_json_get_text(json::Slot* value, const char** data, std::size_t* size) {
   std::string_view text;
   if (json::slot::get_string(value, &text) != Errc::ok) return false;
   *data = text.data();
   *size = text.size();
+  return true;
+}
+
+// A string of up to 15 bytes is stored in line, read as two words from where it lies (the
+// padded input or simdjson's padded string buffer); a longer one is assigned by the host.
+bool jitser_json_get_string(json::Slot* value, std::string* out) {
+  const char* data;
+  std::size_t n;
+  if (!jitser_json_get_text(value, &data, &n)) return false;
+  if (n <= 15) {
+    assign_short_string(out, data, n);
+  } else {
+    jitser_json_assign_string(out, data, n);
+  }
   return true;
 }
 

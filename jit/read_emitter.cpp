@@ -1,0 +1,593 @@
+// The one deserializer emitter: a Plan of any format to IR, through the format's kernel contract
+// (formats/compiled_abi.h). Routines are bool routine(ReadContext*, Slot* value, base*): the
+// format alone knows what a Slot holds (binary: the input left; JSON: an On-Demand value). What
+// formats share is written here once: fields by position, or by key with the field expected
+// next tried first, the others compared as words against constants, a bitset for duplicates
+// and defaults for what is missing; lists by count or until their end; nesting depth; shared
+// objects; enums by name or number.
+#include <llvm/IR/GlobalVariable.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/format_table.h"
+#include "jit/emitter.h"
+
+namespace jitser::jit {
+namespace {
+
+using namespace ir;
+
+class ReadEmitter : public EmitterBase {
+ public:
+  ReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
+              std::vector<HostAddress>& hosts)
+      : EmitterBase(plan, options, module, hosts),
+        format_(format_entry(plan.format)),
+        inlined_(format_.kernel().inlined),
+        counted_(plan.traits.containers == FormatTraits::Containers::CountPrefixed),
+        slot_type_(llvm::ArrayType::get(i8_, sizeof(Slot))),
+        fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)),
+        recursive_(recursive_routines(plan)) {}
+
+  void emit(const std::string& entry) {
+    declare(fn_type_, entry, false);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) routine(r);
+
+    // The entry is a ReadFn, as in every format: it opens the input, reads the root value, and
+    // returns the input's end when the format finds nothing more after it.
+    fn_ = define_entry(FunctionType::get(ptr_, {ptr_, ptr_, ptr_, ptr_}, false), entry);
+    Value* context = fn_->getArg(0);
+    Value* end = fn_->getArg(2);
+    BasicBlock* body = block("entry");
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantPointerNull::get(ptr_));
+    b_.SetInsertPoint(body);
+    Value* root = new_slot("root");
+    check("open", {ptr_, ptr_, ptr_, ptr_}, {context, fn_->getArg(1), end, root});
+    call_routine(plan_.root, root, fn_->getArg(3));
+    check("finish", {ptr_, ptr_}, {context, root});
+    b_.CreateRet(end);
+  }
+
+ private:
+  void routine(std::uint32_t r) {
+    fn_ = routines_[r];
+    BasicBlock* entry = block("entry");
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
+    b_.SetInsertPoint(entry);
+    const Routine& routine = plan_.routines[r];
+    Value* slot = fn_->getArg(1);
+    Value* base = fn_->getArg(2);
+    if (routine.object && plan_.traits.keyed_objects) {
+      object(r, slot, base);
+    } else {
+      // Positional: each value where the last one ended, in the one slot.
+      for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+        const Instr& in = plan_.code[i];
+        value(in, slot, at(base, in.offset));
+      }
+    }
+    b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+  }
+
+  // ---- calls ----------------------------------------------------------------------------
+
+  std::string kernel(const char* name) const {
+    return std::string("jitser_") + format_.name + "_" + name;
+  }
+  bool is_inlined(const std::string& name) const {
+    return std::find(inlined_.begin(), inlined_.end(), name) != inlined_.end();
+  }
+
+  Value* new_slot(const char* name) { return local(slot_type_, name); }
+
+  // A slot lent to a call that is not inlined goes as a copy, copied back after: a slot whose
+  // address escapes would stay in memory for the whole function, and a positional format's
+  // slot is its input position, used by every read.
+  Value* lend(Value* slot) {
+    Value* copy = new_slot("lent");
+    b_.CreateMemCpy(copy, llvm::MaybeAlign(8), slot, llvm::MaybeAlign(8), format_.slot_bytes);
+    return copy;
+  }
+  void take_back(Value* slot, Value* copy) {
+    b_.CreateMemCpy(slot, llvm::MaybeAlign(8), copy, llvm::MaybeAlign(8), format_.slot_bytes);
+  }
+
+  // Calls the format's function `name`, which returns whether it succeeded; the Slot at
+  // `slot_arg` (if any) is lent when the call is not inlined.
+  void check(const char* name, llvm::ArrayRef<Type*> params, llvm::ArrayRef<Value*> args,
+             int slot_arg = -1) {
+    const std::string symbol = kernel(name);
+    std::vector<Value*> values(args.begin(), args.end());
+    Value* copy = nullptr;
+    if (slot_arg >= 0 && !is_inlined(symbol)) {
+      copy = lend(values[slot_arg]);
+      values[slot_arg] = copy;
+    }
+    Value* ok = b_.CreateCall(helper(symbol.c_str(), i1(), params), values);
+    if (copy) take_back(args[slot_arg], copy);
+    fail_if(b_.CreateNot(ok));
+  }
+  void rt_check(const char* name, llvm::ArrayRef<Type*> params, llvm::ArrayRef<Value*> args) {
+    fail_if(b_.CreateNot(b_.CreateCall(helper(name, i1(), params), args)));
+  }
+  // A routine that calls itself stays a call, so its slot is lent; any other is inlined, and
+  // takes the slot itself.
+  void call_routine(std::uint32_t r, Value* slot, Value* object) {
+    Value* copy = recursive_[r] ? lend(slot) : slot;
+    Value* ok = b_.CreateCall(fn_type_, routines_[r], {fn_->getArg(0), copy, object});
+    if (copy != slot) take_back(slot, copy);
+    fail_if(b_.CreateNot(ok));
+  }
+
+  // Which routines can reach themselves through the routines they call.
+  static std::vector<bool> recursive_routines(const Plan& plan) {
+    const std::size_t n = plan.routines.size();
+    auto callees = [&](std::uint32_t r) {
+      std::vector<std::uint32_t> out;
+      for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
+        const Instr& in = plan.code[i];
+        switch (in.op) {
+          case Op::Struct:
+          case Op::Nullable:
+          case Op::Shared:
+          case Op::List:
+          case Op::Array: out.push_back(in.a); break;
+          case Op::Map:
+            out.push_back(in.a);
+            out.push_back(in.b);
+            break;
+          default: break;
+        }
+      }
+      return out;
+    };
+    std::vector<bool> recursive(n, false);
+    for (std::uint32_t r = 0; r < n; ++r) {
+      std::vector<bool> seen(n, false);
+      std::vector<std::uint32_t> todo = callees(r);
+      while (!todo.empty() && !recursive[r]) {
+        const std::uint32_t next = todo.back();
+        todo.pop_back();
+        if (next == r) recursive[r] = true;
+        if (seen[next]) continue;
+        seen[next] = true;
+        for (std::uint32_t c : callees(next)) todo.push_back(c);
+      }
+    }
+    return recursive;
+  }
+  // A number the format's getter `name` reads through a local of `type`.
+  Value* get(const char* name, Value* slot, Type* type, llvm::ArrayRef<Type*> params = {},
+             llvm::ArrayRef<Value*> args = {}) {
+    Value* out = local(type, "got");
+    std::vector<Type*> types{ptr_, ptr_};
+    types.insert(types.end(), params.begin(), params.end());
+    std::vector<Value*> values{slot, out};
+    values.insert(values.end(), args.begin(), args.end());
+    check(name, types, values, 0);
+    return b_.CreateLoad(type, out);
+  }
+
+  // ---- values ---------------------------------------------------------------------------
+
+  // Reads the value in `slot` into `p` as `in` says.
+  void value(const Instr& in, Value* slot, Value* p) {
+    Value* context = fn_->getArg(0);
+    switch (in.op) {
+      case Op::Frame:
+        check("get_frame", {ptr_, i64_, i1()},
+              {slot, c64(plan_.fingerprint),
+               llvm::ConstantInt::getBool(ctx_, options_.require_fingerprint)},
+              0);
+        return;
+      case Op::Bool: store(get("get_bool", slot, i8_), p, 0); return;
+      case Op::Int:
+      case Op::UInt: {
+        Value* v = get(in.op == Op::Int ? "get_int" : "get_uint", slot, i64_, {i32_, i32_},
+                       {c32(in.width), c32(in.enc)});
+        store(b_.CreateTrunc(v, int_type(in.width)), p, 0);
+        return;
+      }
+      case Op::Float:
+        if (in.width == 4) {
+          store(get("get_float", slot, Type::getFloatTy(ctx_)), p, 0);
+        } else {
+          store(get("get_double", slot, Type::getDoubleTy(ctx_)), p, 0);
+        }
+        return;
+      case Op::String: check("get_string", {ptr_, ptr_}, {slot, p}, 0); return;
+      case Op::Bytes:
+        check("get_bytes", {ptr_, ptr_, ptr_}, {slot, p, const_ptr(in.type->list_ops)}, 0);
+        return;
+      case Op::Enum:
+        if (format_.enum_text) {
+          enum_name(in, slot, p);
+        } else {
+          Value* v = get("get_enum", slot, i64_);
+          declared(v, *in.type);
+          store(b_.CreateTrunc(v, int_type(in.width)), p, 0);
+        }
+        return;
+      case Op::Decimal: check("get_decimal", {ptr_, ptr_}, {slot, p}, 0); return;
+      case Op::Time:
+        store(get("get_time", slot, i64_, {i32_, i32_},
+                  {c32(static_cast<std::uint32_t>(in.type->unit)),
+                   c32(in.type->kind == Kind::Duration)}),
+              p, 0);
+        return;
+      case Op::Dynamic: check("read_value", {ptr_, ptr_, ptr_}, {context, slot, p}, 1); return;
+      case Op::Struct:
+        enter(context);
+        call_routine(in.a, slot, p);
+        leave(context);
+        return;
+      case Op::Nullable: nullable(in, slot, p); return;
+      case Op::Shared: shared(in, slot, p); return;
+      case Op::List: list(in, slot, p); return;
+      case Op::Array: array(in, slot, p); return;
+      case Op::Map: {
+        const std::uint32_t min_entry =
+            plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
+        const Instr& key = plan_.code[plan_.routines[in.a].begin];
+        enter(context);  // a level of nesting, empty or not
+        check("read_map", {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, i32_, ptr_, ptr_},
+              {context, slot, p, const_ptr(in.type), const_ptr(&key), c32(in.enc), c32(min_entry),
+               routines_[in.a], routines_[in.b]},
+              1);
+        leave(context);
+        return;
+      }
+    }
+  }
+
+  // An optional or pointer: null, or its value read into what the holder makes.
+  void nullable(const Instr& in, Value* slot, Value* p) {
+    Value* context = fn_->getArg(0);
+    const NullableOps* ops = in.type->nullable_ops;
+    Value* is_null = get("get_null", slot, i8_);
+    BasicBlock* null = block("null");
+    BasicBlock* some = block("some");
+    BasicBlock* done = block("some.done");
+    b_.CreateCondBr(b_.CreateICmpNE(is_null, c8(0)), null, some);
+    b_.SetInsertPoint(null);
+    call_host(reinterpret_cast<const void*>(ops->reset),
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(some);
+    Value* held = call_host(reinterpret_cast<const void*>(ops->fill),
+                            FunctionType::get(ptr_, {ptr_}, false), {p});
+    enter(context);
+    call_routine(in.a, slot, held);
+    leave(context);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // A shared_ptr: null, an object read before (formats that keep identity), or a new one.
+  void shared(const Instr& in, Value* slot, Value* p) {
+    Value* context = fn_->getArg(0);
+    Value* ref_at = local(i32_, "ref", 4);
+    Value* id_at = local(i32_, "id", 4);
+    check("get_shared", {ptr_, ptr_, ptr_}, {slot, ref_at, id_at}, 0);
+    BasicBlock* null = block("shared.null");
+    BasicBlock* earlier = block("shared.earlier");
+    BasicBlock* fresh = block("shared.new");
+    BasicBlock* done = block("shared.done");
+    llvm::SwitchInst* sw = b_.CreateSwitch(b_.CreateLoad(i32_, ref_at), fail_, 3);
+    sw->addCase(c32(kSharedNull), null);
+    sw->addCase(c32(kSharedNew), fresh);
+    if (plan_.traits.shared_identity) sw->addCase(c32(kSharedEarlier), earlier);
+    b_.SetInsertPoint(null);
+    call_host(reinterpret_cast<const void*>(in.type->shared_ops->reset),
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(earlier);
+    if (plan_.traits.shared_identity) {
+      rt_check("jitser_rt_shared_earlier", {ptr_, ptr_, ptr_, i32_},
+               {context, p, const_ptr(in.type), b_.CreateLoad(i32_, id_at)});
+      b_.CreateBr(done);
+    } else {
+      b_.CreateUnreachable();
+    }
+    b_.SetInsertPoint(fresh);
+    Value* object =
+        b_.CreateCall(helper("jitser_rt_shared_new", ptr_, {ptr_, ptr_, ptr_, i32_}),
+                      {context, p, const_ptr(in.type), c32(plan_.traits.shared_identity)});
+    enter(context);
+    call_routine(in.a, slot, object);
+    leave(context);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+
+  // Runs `each(element slot)` for every element of the container in `slot`, until its end.
+  template <class Each>
+  void each_element(Value* iterator, Each each) {
+    Value* element = new_slot("element");
+    BasicBlock* loop = block("element");
+    BasicBlock* body = block("element.read");
+    BasicBlock* done = block("elements.done");
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    Value* status = b_.CreateCall(helper(kernel("next_element").c_str(), i32_, {ptr_, ptr_}),
+                                  {iterator, element});
+    llvm::SwitchInst* sw = b_.CreateSwitch(status, fail_, 2);
+    sw->addCase(c32(1), body);
+    sw->addCase(c32(0), done);
+    b_.SetInsertPoint(body);
+    each(element);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(done);
+  }
+
+  // Starts the list or array in `slot`; returns its count in formats that state it first.
+  Value* begin_list(const Instr& in, Value* slot, Value* iterator) {
+    Value* count = local(i64_, "count");
+    b_.CreateStore(c64(in.op == Op::Array ? in.count : kUnknownCount), count);
+    check("begin_list", {ptr_, ptr_, ptr_, i32_, i32_, i32_},
+          {slot, iterator, count, c32(static_cast<std::uint32_t>(in.op)), c32(in.enc),
+           c32(plan_.routines[in.a].min_wire_bytes)},
+          0);
+    return b_.CreateLoad(i64_, count);
+  }
+
+  // A std::vector, as one level of nesting. Counted: resized to its count, then each element
+  // read in place. Until its end: elements already there are read into in place (their buffers
+  // reused), it grows by doubling, and is cut to the elements read, as the interpreter does.
+  void list(const Instr& in, Value* slot, Value* p) {
+    Value* context = fn_->getArg(0);
+    const ListOps* ops = in.type->list_ops;
+    const std::uint64_t stride = element_of(in).size;
+    FunctionType* resize_type = FunctionType::get(Type::getVoidTy(ctx_), {ptr_, i64_}, false);
+    const void* resize = reinterpret_cast<const void*>(ops->resize);
+    enter(context);
+    if (!ops->data) {  // std::vector<bool>
+      check("read_bool_list", {ptr_, ptr_, ptr_, i32_}, {slot, p, const_ptr(ops), c32(in.enc)}, 0);
+      leave(context);
+      return;
+    }
+    Value* iterator = new_slot("list");
+    Value* n = begin_list(in, slot, iterator);
+    if (counted_) {
+      call_host(resize, resize_type, {p, n});
+      each_of(load(ptr_, p, 0), stride, n,
+              [&](Value* element) { call_routine(in.a, slot, element); });
+      leave(context);
+      return;
+    }
+    auto size = [&] {
+      return b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, p, 8), load(ptr_, p, 0)),
+                                c64(stride));
+    };
+    Value* count = local(i64_, "read");
+    Value* have = local(i64_, "have");
+    b_.CreateStore(c64(0), count);
+    b_.CreateStore(size(), have);
+    each_element(iterator, [&](Value* element) {
+      Value* i = b_.CreateLoad(i64_, count);
+      BasicBlock* grow = block("list.grow");
+      BasicBlock* ready = block("list.ready");
+      b_.CreateCondBr(b_.CreateICmpUGE(i, b_.CreateLoad(i64_, have)), grow, ready);
+      b_.SetInsertPoint(grow);
+      Value* doubled = b_.CreateMul(b_.CreateLoad(i64_, have), c64(2));
+      Value* wanted = b_.CreateAdd(i, c64(1));
+      call_host(resize, resize_type,
+                {p, b_.CreateSelect(b_.CreateICmpUGT(doubled, wanted), doubled, wanted)});
+      b_.CreateStore(size(), have);
+      b_.CreateBr(ready);
+      b_.SetInsertPoint(ready);
+      Value* target = b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(i, c64(stride)));
+      call_routine(in.a, element, target);
+      b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
+    });
+    call_host(resize, resize_type, {p, b_.CreateLoad(i64_, count)});
+    leave(context);
+  }
+
+  // A fixed-size array, as one level of nesting: exactly its count of elements.
+  void array(const Instr& in, Value* slot, Value* p) {
+    Value* context = fn_->getArg(0);
+    const std::uint64_t stride = element_of(in).size;
+    enter(context);
+    Value* iterator = new_slot("array");
+    Value* n = begin_list(in, slot, iterator);
+    if (counted_) {
+      fail_if(b_.CreateICmpNE(n, c64(in.count)));
+      each_of(p, stride, c64(in.count), [&](Value* element) { call_routine(in.a, slot, element); });
+      leave(context);
+      return;
+    }
+    Value* count = local(i64_, "read");
+    b_.CreateStore(c64(0), count);
+    each_element(iterator, [&](Value* element) {
+      Value* i = b_.CreateLoad(i64_, count);
+      fail_if(b_.CreateICmpUGE(i, c64(in.count)));  // more elements than the array holds
+      call_routine(in.a, element, b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(i, c64(stride))));
+      b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
+    });
+    fail_if(b_.CreateICmpNE(b_.CreateLoad(i64_, count), c64(in.count)));
+    leave(context);
+  }
+
+  // ---- keys -----------------------------------------------------------------------------
+
+  // Branches to `match` when the bytes at `raw` start with `text`, else to `miss`. Words are
+  // compared in order and the next is read only after one matched; the contract keeps a word
+  // read past the text readable.
+  void branch_on_text(Value* raw, std::string_view text, BasicBlock* match, BasicBlock* miss) {
+    if (text.empty()) {
+      b_.CreateBr(match);
+      return;
+    }
+    for (std::size_t k = 0; k < text.size(); k += 8) {
+      const std::size_t n = std::min<std::size_t>(8, text.size() - k);
+      std::uint64_t expected = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        expected |= std::uint64_t{static_cast<unsigned char>(text[k + i])} << (8 * i);
+      }
+      Value* word = load(i64_, raw, k);
+      if (n < 8) word = b_.CreateAnd(word, c64((std::uint64_t{1} << (8 * n)) - 1));
+      BasicBlock* next = k + 8 < text.size() ? block("text.more") : match;
+      b_.CreateCondBr(b_.CreateICmpEQ(word, c64(expected)), next, miss);
+      if (next != match) b_.SetInsertPoint(next);
+    }
+  }
+
+  // An enum by name: the text compared with each declared name, by its length, then as words.
+  // An unknown name fails.
+  void enum_name(const Instr& in, Value* slot, Value* p) {
+    const TypeDesc& e = *in.type;
+    Value* data_at = local(ptr_, "text");
+    Value* size_at = local(i64_, "text_size");
+    check("get_text", {ptr_, ptr_, ptr_}, {slot, data_at, size_at}, 0);
+    Value* data = b_.CreateLoad(ptr_, data_at);
+    Value* n = b_.CreateLoad(i64_, size_at);
+    BasicBlock* done = block("enum.done");
+    for (const EnumValue& d : e.values) {
+      BasicBlock* compare = block("enum.compare");
+      BasicBlock* match = block("enum.match");
+      BasicBlock* next = block("enum.next");
+      b_.CreateCondBr(b_.CreateICmpEQ(n, c64(d.name.size())), compare, next);
+      b_.SetInsertPoint(compare);
+      branch_on_text(data, d.name, match, next);
+      b_.SetInsertPoint(match);
+      store(llvm::ConstantInt::get(int_type(static_cast<unsigned>(e.size)),
+                                   static_cast<std::uint64_t>(d.value)),
+            p, 0);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(next);
+    }
+    b_.CreateBr(fail_);
+    b_.SetInsertPoint(done);
+  }
+
+  // An object into a struct, in a keyed format. Each key is first compared with the field
+  // expected next (the one after the field read last), so fields in declaration order match on
+  // one compare; any other key goes to dispatch, which compares it with every field's, then
+  // asks the format which field its text names. One loop reads the fields, so the inlined
+  // iteration appears once per struct. A bitset of the fields read finds duplicates and what
+  // is missing.
+  void object(std::uint32_t r, Value* value, Value* base) {
+    const Routine& routine = plan_.routines[r];
+    const std::uint32_t n = routine.end - routine.begin;
+    Value* it = new_slot("object");
+    Value* field = new_slot("field");
+    Value* raw_at = local(ptr_, "raw_key");
+    Value* expected = local(i32_, "expected", 4);
+    std::vector<Value*> seen;
+    for (std::uint32_t w = 0; w < (n + 63) / 64; ++w) {
+      seen.push_back(local(i64_, "seen"));
+      b_.CreateStore(c64(0), seen.back());
+    }
+    b_.CreateStore(c32(0), expected);
+    check("begin_object", {ptr_, ptr_}, {value, it}, 0);
+
+    BasicBlock* next = block("object.next");
+    BasicBlock* have = block("object.key");
+    BasicBlock* finish = block("object.end");
+    BasicBlock* dispatch = block("object.dispatch");
+    BasicBlock* unknown = block("object.unknown");
+    std::vector<BasicBlock*> handle(n);
+    for (std::uint32_t i = 0; i < n; ++i) handle[i] = block("field");
+    b_.CreateBr(next);
+
+    b_.SetInsertPoint(next);
+    Value* status = b_.CreateCall(helper(kernel("next_field").c_str(), i32_, {ptr_, ptr_, ptr_}),
+                                  {it, field, raw_at});
+    llvm::SwitchInst* step = b_.CreateSwitch(status, fail_, 2);
+    step->addCase(c32(1), have);
+    step->addCase(c32(0), finish);
+
+    b_.SetInsertPoint(have);
+    Value* raw = b_.CreateLoad(ptr_, raw_at);
+    auto match_of = [&](std::uint32_t i) -> std::string_view {
+      return plan_.fields[plan_.code[routine.begin + i].field].match;
+    };
+    llvm::SwitchInst* guess = b_.CreateSwitch(b_.CreateLoad(i32_, expected), dispatch, n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      BasicBlock* compare = block("object.expected");
+      guess->addCase(c32(i), compare);
+      b_.SetInsertPoint(compare);
+      branch_on_text(raw, match_of(i), handle[i], dispatch);
+    }
+
+    b_.SetInsertPoint(dispatch);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      BasicBlock* miss = block("dispatch.next");
+      branch_on_text(raw, match_of(i), handle[i], miss);
+      b_.SetInsertPoint(miss);
+    }
+    // No key matched as written: the format finds the field its text names, if any.
+    std::vector<llvm::Constant*> fields;
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      fields.push_back(
+          llvm::cast<llvm::Constant>(const_ptr(plan_.fields[plan_.code[i].field].desc)));
+    }
+    Value* table = llvm::ConstantPointerNull::get(ptr_);
+    if (n) {
+      auto* type = llvm::ArrayType::get(ptr_, n);
+      table = new llvm::GlobalVariable(module_, type, true, llvm::GlobalValue::PrivateLinkage,
+                                       llvm::ConstantArray::get(type, fields), "fields");
+    }
+    Value* index = b_.CreateCall(helper(kernel("find_field").c_str(), i32_, {ptr_, ptr_, i32_}),
+                                 {raw, table, c32(n)});
+    llvm::SwitchInst* sw = b_.CreateSwitch(index, fail_, n + 1);
+    if (!options_.strict) sw->addCase(llvm::ConstantInt::get(i32_, -1, true), unknown);
+    for (std::uint32_t i = 0; i < n; ++i) sw->addCase(c32(i), handle[i]);
+
+    b_.SetInsertPoint(unknown);
+    check("skip", {ptr_}, {field}, 0);
+    b_.CreateBr(next);
+
+    for (std::uint32_t i = 0; i < n; ++i) {
+      b_.SetInsertPoint(handle[i]);
+      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
+      Value* bit = c64(std::uint64_t{1} << (i % 64));
+      fail_if(b_.CreateICmpNE(b_.CreateAnd(word, bit), c64(0)));  // a duplicate key
+      b_.CreateStore(b_.CreateOr(word, bit), seen[i / 64]);
+      const Instr& in = plan_.code[routine.begin + i];
+      this->value(in, field, at(base, in.offset));
+      b_.CreateStore(c32(i + 1), expected);
+      b_.CreateBr(next);
+    }
+
+    b_.SetInsertPoint(finish);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Instr& in = plan_.code[routine.begin + i];
+      BasicBlock* absent = block("missing");
+      BasicBlock* done = block("missing.done");
+      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
+      Value* bit = c64(std::uint64_t{1} << (i % 64));
+      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, done);
+      b_.SetInsertPoint(absent);
+      rt_check("jitser_rt_missing", {ptr_, ptr_},
+               {const_ptr(plan_.fields[in.field].desc), at(base, in.offset)});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
+  }
+
+  const FormatEntry& format_;
+  const std::span<const char* const> inlined_;
+  const bool counted_;
+  llvm::ArrayType* slot_type_;
+  FunctionType* fn_type_;
+  const std::vector<bool> recursive_;
+};
+
+}  // namespace
+
+void emit_reader(const Plan& plan, const RunOptions& options, llvm::Module& module,
+                 const std::string& entry, std::vector<HostAddress>& hosts) {
+  ReadEmitter(plan, options, module, hosts).emit(entry);
+}
+
+}  // namespace jitser::jit
