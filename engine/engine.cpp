@@ -134,12 +134,12 @@ struct Engine::Impl {
       state->serialize = entry.lower(**type, Direction::Serialize);
       state->deserialize = entry.lower(**type, Direction::Deserialize);
       state->run = RunOptions{.max_depth = options.max_depth,
-                              .write_fingerprint = options.binary_fingerprint,
+                              .write_fingerprint = options.write_fingerprint,
                               .require_fingerprint = options.require_fingerprint,
-                              .pretty = options.json.pretty,
-                              .omit_null = options.json.omit_null,
-                              .omit_default = options.json.omit_default,
-                              .strict = options.json.strict};
+                              .pretty = options.pretty,
+                              .omit_null = options.omit_null,
+                              .omit_default = options.omit_default,
+                              .strict = options.strict};
       switch (options.jit) {
         case JitPolicy::Off: state->jit = JitState::Off; break;
         case JitPolicy::Lazy: state->jit = JitState::Waiting; break;
@@ -423,7 +423,7 @@ CodecStats DynCodec::stats() const {
   s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
   s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
   s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
-  if (auto kernel = format_entry(s.format).reader_kernel) s.json_kernel = kernel();
+  if (auto kernel = format_entry(s.format).reader_kernel) s.reader_kernel = kernel();
   if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.
     std::lock_guard lock(state_->compile_mutex);

@@ -48,12 +48,19 @@ const char* jit_policy_name(JitPolicy policy);
 struct EngineOptions {
   /// Deepest nesting of structs, containers and pointers a codec reads or writes.
   std::uint32_t max_depth = 128;
-  /// Binary: write the root type's schema fingerprint, so readers with another schema refuse.
-  bool binary_fingerprint = true;
-  /// Binary: refuse input that carries no fingerprint.
+  /// Formats that frame their output (binary): write the root type's schema fingerprint, so
+  /// readers with another schema refuse.
+  bool write_fingerprint = true;
+  /// Formats that frame their output: refuse input that carries no fingerprint.
   bool require_fingerprint = false;
-  /// JSON: pretty printing, leaving out empty optionals and defaults, strict keys.
-  JsonOptions json;
+  /// Text formats (JSON): write newlines and two spaces of indent per level.
+  bool pretty = false;
+  /// Keyed formats (JSON): leave out optional fields that hold nothing.
+  bool omit_null = false;
+  /// Keyed formats: leave out fields equal to their declared default.
+  bool omit_default = false;
+  /// Keyed formats: reject keys the type does not declare.
+  bool strict = false;
   /// When to compile; JITSER_JIT overrides it.
   JitPolicy jit = JitPolicy::Async;
   /// Lazy: calls of a codec (both directions together) before it is compiled.
@@ -91,10 +98,11 @@ struct CodecStats {
   /// zero unless the JIT has a bug; the tests and the fuzzer check it.
   std::uint64_t tier_disagreements = 0;
   std::string failure;  // why compilation failed, when it did
-  /// JSON: the simdjson kernels that read, e.g. "stage 1 icelake, On-Demand fallback". Stage 1
-  /// (finding the structure) runs simdjson's kernel for this CPU; the On-Demand code is
-  /// compiled into jitser and its compiled readers as simdjson's portable kernel.
-  std::string json_kernel;
+  /// The machinery the format reads with, where it has a choice; empty for the others. JSON:
+  /// the simdjson kernels, e.g. "stage 1 icelake, On-Demand fallback". Stage 1 (finding the
+  /// structure) runs simdjson's kernel for this CPU; the On-Demand code is compiled into jitser
+  /// and its compiled readers as simdjson's portable kernel.
+  std::string reader_kernel;
 };
 
 namespace detail {

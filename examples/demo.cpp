@@ -101,8 +101,8 @@ int main() {
   }
   if (const std::vector<CodecStats> all = jit.stats(); !all.empty()) {
     for (const CodecStats& s : all) {
-      if (s.json_kernel.empty()) continue;
-      std::printf("\nJSON is read with simdjson: %s.", s.json_kernel.c_str());
+      if (s.reader_kernel.empty()) continue;
+      std::printf("\nJSON is read with simdjson: %s.", s.reader_kernel.c_str());
       break;
     }
   }

@@ -12,14 +12,6 @@ enum class Format : std::uint8_t {
   Json,    // RFC 8259 JSON, docs/formats/json.md
 };
 
-/// How JSON is written and read; part of a codec's configuration (EngineOptions::json).
-struct JsonOptions {
-  bool pretty = false;        // write: newlines and two spaces of indent per level
-  bool omit_null = false;     // write: leave out optional fields that hold nothing
-  bool omit_default = false;  // write: leave out fields equal to their declared default
-  bool strict = false;        // read: reject keys the type does not declare
-};
-
 enum class Direction : std::uint8_t { Serialize, Deserialize };
 
 /// "binary", ...: the name used by the tool and the benchmark.

@@ -11,7 +11,7 @@ using test::One;
 
 EngineOptions bare() {
   EngineOptions o;
-  o.binary_fingerprint = false;
+  o.write_fingerprint = false;
   return o;
 }
 

@@ -33,7 +33,7 @@ template <class T>
 std::string encode(Status (*add)(Engine&), const T& value,
                    std::function<bool(const T&, const T&)> equal = std::equal_to<T>()) {
   EngineOptions options;
-  options.binary_fingerprint = false;
+  options.write_fingerprint = false;
   Engine e(options);
   if (Status s = add(e); !s) return "registration failed: " + s.to_string();
   auto codec = test::codec_of<T>(e);
@@ -171,7 +171,7 @@ struct Tagged {
 // them, against what an engine computes and writes.
 TEST(BinaryGolden, FingerprintExamplesInTheSpecification) {
   EngineOptions options;
-  options.binary_fingerprint = true;
+  options.write_fingerprint = true;
   Engine e(options);
   ASSERT_TRUE(test::add_color(e).ok());
   ASSERT_TRUE(e.add(Struct<Point>("Point").field("x", &Point::x).field("y", &Point::y)).ok());

@@ -321,7 +321,7 @@ TEST(BinaryKinds, ValueWrapperEncodesAsItsField) {
   // The wrapper adds no bytes: distance is the 8 bytes of a double right after the header.
   Buffer plain;
   EngineOptions no_fp;
-  no_fp.binary_fingerprint = false;
+  no_fp.write_fingerprint = false;
   Engine bare(no_fp);
   ASSERT_TRUE(bare.add(Struct<Meters>("Meters").wraps("value", &Meters::value)).ok());
   ASSERT_TRUE(test::add_one<Meters>(bare).ok());

@@ -595,7 +595,7 @@ TEST(Json, ValueReadsLongNumbersExactly) {
 TEST(Json, OmitNullLooksThroughNestedHolders) {
   using Nested = std::optional<std::shared_ptr<std::optional<std::unique_ptr<int>>>>;
   EngineOptions options;
-  options.json.omit_null = true;
+  options.omit_null = true;
   Engine e(options);
   ASSERT_TRUE(test::add_one<Nested>(e).ok());
   Codec<One<Nested>> codec = test::codec_of<One<Nested>>(e, Format::Json);
@@ -622,7 +622,7 @@ struct Boxed {
 
 TEST(Json, OmitNullLooksThroughWrappers) {
   EngineOptions options;
-  options.json.omit_null = true;
+  options.omit_null = true;
   Engine e(options);
   ASSERT_TRUE(e.add(Struct<Boxed>("Boxed").wraps("value", &Boxed::value)).ok());
   ASSERT_TRUE(test::add_one<std::shared_ptr<Boxed>>(e).ok());
@@ -644,7 +644,7 @@ struct Scaled {
 
 TEST(Json, OmitDefaultKeepsNegativeZero) {
   EngineOptions options;
-  options.json.omit_default = true;
+  options.omit_default = true;
   Engine e(options);
   ASSERT_TRUE(e.add(Struct<Scaled>("Scaled")
                         .field("factor", &Scaled::factor, opt().default_to(0.0))
@@ -711,7 +711,7 @@ TEST(Json, BadInputNeverCrashes) {
 }
 
 TEST(Json, StrictRejectsUnknownKeys) {
-  Engine e({.json = {.strict = true}});
+  Engine e({.strict = true});
   ASSERT_TRUE(payloads::register_all(e).ok());
   payloads::Moshi m;
   Status s = test::codec_of<payloads::Moshi>(e, Format::Json)
@@ -727,8 +727,8 @@ struct Options {
 };
 
 TEST(Json, OmitNullsAndDefaultsPretty) {
-  auto run = [](JsonOptions json, const Options& o) {
-    Engine e({.json = json});
+  auto run = [](EngineOptions options, const Options& o) {
+    Engine e(options);
     EXPECT_TRUE(e.add(Struct<Options>("Options")
                           .field("maybe", &Options::maybe)
                           .field("count", &Options::count, opt().default_to(3))
@@ -795,10 +795,10 @@ TEST(Json, StatsNameTheSimdjsonKernels) {
   Engine e;
   ASSERT_TRUE(payloads::register_all(e).ok());
   const std::string kernel =
-      test::codec_of<payloads::Moshi>(e, Format::Json).dyn().stats().json_kernel;
+      test::codec_of<payloads::Moshi>(e, Format::Json).dyn().stats().reader_kernel;
   EXPECT_EQ(kernel.rfind("stage 1 ", 0), 0u) << kernel;
   EXPECT_NE(kernel.find(", On-Demand "), std::string::npos) << kernel;
-  EXPECT_EQ(test::codec_of<payloads::Moshi>(e).dyn().stats().json_kernel, "");
+  EXPECT_EQ(test::codec_of<payloads::Moshi>(e).dyn().stats().reader_kernel, "");
 }
 
 TEST(Json, DepthIsBounded) {

@@ -135,7 +135,7 @@ struct Case {
 
 EngineOptions options_for(const Case& c) {
   EngineOptions o;
-  o.json.omit_null = o.json.omit_default = c.omit;
+  o.omit_null = o.omit_default = c.omit;
   return o;
 }
 

@@ -199,8 +199,8 @@ int stats(Engine& engine, int argc, char** argv) {
     if (!s.failure.empty()) std::printf("  %s\n", s.failure.c_str());
   }
   for (const CodecStats& s : engine.stats()) {
-    if (!s.json_kernel.empty()) {
-      std::printf("\nJSON reading: simdjson %s\n", s.json_kernel.c_str());
+    if (!s.reader_kernel.empty()) {
+      std::printf("\nJSON reading: simdjson %s\n", s.reader_kernel.c_str());
       break;
     }
   }
@@ -230,7 +230,7 @@ int convert(int argc, char** argv) {
   // One value is read and written once: the interpreter does it without compiling anything.
   EngineOptions options;
   options.jit = JitPolicy::Off;
-  options.json.pretty = args.values.count("--pretty") > 0;
+  options.pretty = args.values.count("--pretty") > 0;
   Engine engine(options);
   if (Status s = payloads::register_all(engine); !s) {
     std::cerr << "jitser: " << s.to_string() << "\n";
