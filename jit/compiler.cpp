@@ -77,10 +77,10 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
 }
 
 // Links a format's kernel (formats/format_table.h) into a codec's module, as private functions
-// the pipeline inlines: a compiled JSON reader and simdjson's On-Demand code then optimize as
-// one function, with the slots in registers rather than passed to calls, and a writer formats
-// integers and plain strings in line. Their target attributes go, so they compile for the host
-// like the rest.
+// the pipeline inlines: a compiled reader and the parser code under the kernel's getters then
+// optimize as one function, with the slots in registers rather than passed to calls, and a
+// writer formats numbers and plain strings in line. Their target attributes go, so they compile for
+// the host like the rest.
 Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry) {
   auto parsed = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(llvm::StringRef(reinterpret_cast<const char*>(kernel.bitcode.data()),
@@ -187,9 +187,9 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
     // simplification of the merged function give code within 10% of O2's speed at half the
     // compile time. Jump threading routes each inlined kernel call's failure, which the call
     // returned as a bool merged from its paths, straight to the routine's failure block; it
-    // made MediaContent's binary reader faster and its compile shorter, as simpler control
-    // flow leaves less to generate code for. InstCombine runs without its fixpoint check: a bare `instcombine` in a
-    // textual pipeline verifies that one iteration reached a fixpoint and calls
+    // made MediaContent's positional reader faster and its compile shorter, as simpler control
+    // flow leaves less to generate code for. InstCombine runs without its fixpoint check: a bare
+    // `instcombine` in a textual pipeline verifies that one iteration reached a fixpoint and calls
     // report_fatal_error, ending the process, when it did not (as on a struct of one enum
     // named V0 and V1); O2 runs it without the check too.
     llvm::ModulePassManager pipeline;

@@ -14,7 +14,7 @@ class Module;
 
 namespace jitser::jit {
 
-/// The exported name of a Plan's entry function, e.g. "jitser.serialize.binary.MediaContent".
+/// The exported name of a Plan's entry function: "jitser.serialize.<format>.MediaContent".
 std::string entry_name(const Plan& plan);
 
 /// An address of this process that compiled code refers to by the symbol `name`.

@@ -1,10 +1,10 @@
 // The one deserializer emitter: a Plan of any format to IR, through the format's kernel contract
 // (formats/compiled_abi.h). Routines are bool routine(ReadContext*, Slot* value, base*): the
-// format alone knows what a Slot holds (binary: the input left; JSON: an On-Demand value). What
-// formats share is written here once: fields by position, or by key with the field expected
-// next tried first, the others compared as words against constants, a bitset for duplicates
-// and defaults for what is missing; lists by count or until their end; nesting depth; shared
-// objects; enums by name or number.
+// format alone knows what a Slot holds (the input left, in a positional format; a parser's
+// value or iterator, in others). What formats share is written here once: fields by position,
+// or by key with the field expected next tried first, the others compared as words against
+// constants, a bitset for duplicates and defaults for what is missing; lists by count or until
+// their end; nesting depth; shared objects; enums by name or number.
 #include <llvm/IR/GlobalVariable.h>
 
 #include <algorithm>
