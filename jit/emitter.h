@@ -61,6 +61,28 @@ class EmitterBase {
         i64_(Type::getInt64Ty(ctx_)),
         track_depth_(!depth_bounded(plan, options.max_depth)) {}
 
+  // The routines routine r calls: for nested structs, held values, elements, map keys and
+  // values.
+  static std::vector<std::uint32_t> callees(const Plan& plan, std::uint32_t r) {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
+      const Instr& in = plan.code[i];
+      switch (in.op) {
+        case Op::Struct:
+        case Op::Nullable:
+        case Op::Shared:
+        case Op::List:
+        case Op::Array: out.push_back(in.a); break;
+        case Op::Map:
+          out.push_back(in.a);
+          out.push_back(in.b);
+          break;
+        default: break;
+      }
+    }
+    return out;
+  }
+
   // True when no input can nest deeper than the limit: the routines call each other without a
   // cycle and the deepest chain of descents from the root stays within max_depth. Then the
   // depth counter can never trip, in either tier, and compiled code leaves it out.
@@ -73,24 +95,35 @@ class EmitterBase {
       if (state[r] != 0) return deepest[r];
       state[r] = 1;
       std::uint32_t most = 0;
+      for (std::uint32_t c : callees(plan, r)) most = std::max(most, 1 + self(self, c));
       for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
-        const Instr& in = plan.code[i];
-        switch (in.op) {
-          case Op::Struct:
-          case Op::Nullable:
-          case Op::Shared:
-          case Op::List:
-          case Op::Array: most = std::max(most, 1 + self(self, in.a)); break;
-          case Op::Map: most = std::max({most, 1 + self(self, in.a), 1 + self(self, in.b)}); break;
-          case Op::Dynamic: cyclic = true; break;  // a Value nests as deep as its data
-          default: break;
-        }
+        if (plan.code[i].op == Op::Dynamic) cyclic = true;  // a Value nests as deep as its data
       }
       state[r] = 2;
       return deepest[r] = most;
     };
     const std::uint32_t depth = visit(visit, plan.root);
     return !cyclic && depth <= max_depth;
+  }
+
+  // Which routines can reach themselves through the routines they call: the inliner leaves
+  // calls of those as calls.
+  static std::vector<bool> recursive_routines(const Plan& plan) {
+    const std::size_t n = plan.routines.size();
+    std::vector<bool> recursive(n, false);
+    for (std::uint32_t r = 0; r < n; ++r) {
+      std::vector<bool> seen(n, false);
+      std::vector<std::uint32_t> todo = callees(plan, r);
+      while (!todo.empty() && !recursive[r]) {
+        const std::uint32_t next = todo.back();
+        todo.pop_back();
+        if (next == r) recursive[r] = true;
+        if (seen[next]) continue;
+        seen[next] = true;
+        for (std::uint32_t c : callees(plan, next)) todo.push_back(c);
+      }
+    }
+    return recursive;
   }
 
   Type* i1() { return Type::getInt1Ty(ctx_); }
@@ -190,17 +223,27 @@ class EmitterBase {
     b_.SetInsertPoint(done);
   }
 
-  // Fails unless v is one of the enum's declared values.
-  void declared(Value* v, const TypeDesc& e) {
-    BasicBlock* ok = block("enum.ok");
+  // A switch on v over the enum's declared values, each once; any other value fails.
+  // `each(d)` emits what value d does, in a block of its own.
+  template <class Each>
+  void switch_enum(Value* v, const TypeDesc& e, Each each) {
+    BasicBlock* done = block("enum.done");
     llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
     std::vector<std::int64_t> seen;
     for (const EnumValue& d : e.values) {
       if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
       seen.push_back(d.value);
-      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), ok);
+      BasicBlock* value = block("enum.value");
+      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), value);
+      b_.SetInsertPoint(value);
+      each(d);
+      b_.CreateBr(done);
     }
-    b_.SetInsertPoint(ok);
+    b_.SetInsertPoint(done);
+  }
+  // Fails unless v is one of the enum's declared values.
+  void declared(Value* v, const TypeDesc& e) {
+    switch_enum(v, e, [](const EnumValue&) {});
   }
 
   // A call of a host function (a container operation of the user's type), by symbol too.

@@ -127,43 +127,6 @@ class ReadEmitter : public EmitterBase {
     fail_if(b_.CreateNot(ok));
   }
 
-  // Which routines can reach themselves through the routines they call.
-  static std::vector<bool> recursive_routines(const Plan& plan) {
-    const std::size_t n = plan.routines.size();
-    auto callees = [&](std::uint32_t r) {
-      std::vector<std::uint32_t> out;
-      for (std::uint32_t i = plan.routines[r].begin; i < plan.routines[r].end; ++i) {
-        const Instr& in = plan.code[i];
-        switch (in.op) {
-          case Op::Struct:
-          case Op::Nullable:
-          case Op::Shared:
-          case Op::List:
-          case Op::Array: out.push_back(in.a); break;
-          case Op::Map:
-            out.push_back(in.a);
-            out.push_back(in.b);
-            break;
-          default: break;
-        }
-      }
-      return out;
-    };
-    std::vector<bool> recursive(n, false);
-    for (std::uint32_t r = 0; r < n; ++r) {
-      std::vector<bool> seen(n, false);
-      std::vector<std::uint32_t> todo = callees(r);
-      while (!todo.empty() && !recursive[r]) {
-        const std::uint32_t next = todo.back();
-        todo.pop_back();
-        if (next == r) recursive[r] = true;
-        if (seen[next]) continue;
-        seen[next] = true;
-        for (std::uint32_t c : callees(next)) todo.push_back(c);
-      }
-    }
-    return recursive;
-  }
   // A number the format's getter `name` reads through a local of `type`.
   Value* get(const char* name, Value* slot, Type* type, llvm::ArrayRef<Type*> params = {},
              llvm::ArrayRef<Value*> args = {}) {

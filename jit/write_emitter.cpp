@@ -296,19 +296,7 @@ class WriteEmitter : public WriterBase {
       put("put_enum", fallible, {i64_}, {v});
       return;
     }
-    BasicBlock* done = block("enum.done");
-    llvm::SwitchInst* sw = b_.CreateSwitch(v, fail_, static_cast<unsigned>(e.values.size()));
-    std::vector<std::int64_t> seen;
-    for (const EnumValue& d : e.values) {
-      if (std::find(seen.begin(), seen.end(), d.value) != seen.end()) continue;
-      seen.push_back(d.value);
-      BasicBlock* name = block("enum.name");
-      sw->addCase(c64(static_cast<std::uint64_t>(d.value)), name);
-      b_.SetInsertPoint(name);
-      put_literal(format_.enum_text(d.name));
-      b_.CreateBr(done);
-    }
-    b_.SetInsertPoint(done);
+    switch_enum(v, e, [&](const EnumValue& d) { put_literal(format_.enum_text(d.name)); });
   }
 
   // An optional_leaf inside a run whose room is reserved: null, or present and the value.
