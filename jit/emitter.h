@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/format_table.h"
 #include "formats/plan.h"
 #include "jit/plan_to_ir.h"
 #include "typeinfo/type_desc.h"
@@ -50,6 +51,7 @@ class EmitterBase {
   EmitterBase(const Plan& plan, const RunOptions& options, llvm::Module& module,
               std::vector<HostAddress>& hosts)
       : plan_(plan),
+        format_(format_entry(plan.format)),
         options_(options),
         module_(module),
         hosts_(hosts),
@@ -282,7 +284,13 @@ class EmitterBase {
     }
   }
 
+  // The name of the format's function `name` of the kernel contract (formats/compiled_abi.h).
+  std::string kernel(const char* name) const {
+    return std::string("jitser_") + format_.name + "_" + name;
+  }
+
   const Plan& plan_;
+  const FormatEntry& format_;
   const RunOptions& options_;
   llvm::Module& module_;
   std::vector<HostAddress>& hosts_;

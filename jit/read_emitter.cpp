@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/format_table.h"
 #include "jit/emitter.h"
 
 namespace jitser::jit {
@@ -26,7 +25,6 @@ class ReadEmitter : public EmitterBase {
   ReadEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
               std::vector<HostAddress>& hosts)
       : EmitterBase(plan, options, module, hosts),
-        format_(format_entry(plan.format)),
         inlined_(format_.kernel().inlined),
         counted_(plan.traits.containers == FormatTraits::Containers::CountPrefixed),
         slot_type_(llvm::ArrayType::get(i8_, sizeof(Slot))),
@@ -79,9 +77,6 @@ class ReadEmitter : public EmitterBase {
 
   // ---- calls ----------------------------------------------------------------------------
 
-  std::string kernel(const char* name) const {
-    return std::string("jitser_") + format_.name + "_" + name;
-  }
   bool is_inlined(const std::string& name) const {
     return std::find(inlined_.begin(), inlined_.end(), name) != inlined_.end();
   }
@@ -538,7 +533,6 @@ class ReadEmitter : public EmitterBase {
     }
   }
 
-  const FormatEntry& format_;
   const std::span<const char* const> inlined_;
   const bool counted_;
   llvm::ArrayType* slot_type_;

@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/format_table.h"
 #include "jit/emitter.h"
 
 namespace jitser::jit {
@@ -25,7 +24,6 @@ class WriteEmitter : public WriterBase {
   WriteEmitter(const Plan& plan, const RunOptions& options, llvm::Module& module,
                std::vector<HostAddress>& hosts)
       : WriterBase(plan, options, module, hosts),
-        format_(format_entry(plan.format)),
         literals_(plan.traits.literals),
         omitting_(plan.traits.keyed_objects && (options.omit_null || options.omit_default)) {}
 
@@ -199,10 +197,6 @@ class WriteEmitter : public WriterBase {
   }
 
   // ---- puts -----------------------------------------------------------------------------
-
-  std::string kernel(const char* name) const {
-    return std::string("jitser_") + format_.name + "_" + name;
-  }
 
   // Calls the format's put `name` at the cursor with `args`; a fallible one fails on null.
   void put(const char* name, bool fallible, llvm::ArrayRef<Type*> params,
@@ -471,7 +465,6 @@ class WriteEmitter : public WriterBase {
     set_cursor(b_.CreateGEP(i8_, cursor(), back));
   }
 
-  const FormatEntry& format_;
   const FormatTraits::Literals& literals_;
   const bool omitting_;
 };
