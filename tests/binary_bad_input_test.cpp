@@ -102,6 +102,11 @@ TEST(BadInput, LengthPastTheEnd) {
   EXPECT_EQ(read_one<std::vector<std::uint8_t>>("4A 01 05 01 02").code(), Errc::length_too_large);
   EXPECT_EQ((read_one<std::map<std::string, std::string>>("4A 01 03 04 00 00")).code(),
             Errc::length_too_large);
+  // A count the bytes left can hold only with the element header counted among them: the
+  // elements end past the input (found by the fuzzer in compiled code, which read one byte
+  // past the end).
+  EXPECT_EQ(read_one<std::vector<bool>>("4A 01 02 04 01").code(), Errc::truncated);
+  EXPECT_EQ(read_one<std::vector<std::int16_t>>("4A 01 02 04 01 00 00").code(), Errc::truncated);
 }
 
 TEST(BadInput, InvalidBool) {

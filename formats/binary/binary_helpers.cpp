@@ -79,6 +79,7 @@ bool jitser_binary_read_bool_list(Slot* s, void* list, const ListOps* ops, std::
   std::uint8_t h = 0;
   if (!binary::count(in, 1, n)) return false;
   if (n && (!binary::byte(in, h) || h != header)) return false;
+  if (static_cast<std::size_t>(in.end - in.p) < n) return false;  // the header was counted
   ops->resize(list, n);
   for (std::size_t i = 0; i < n; ++i) {
     if (in.p[i] > 1) return false;

@@ -231,7 +231,7 @@ bool jitser_binary_get_decimal(Slot* s, Decimal* d) {
   if (!binary::varuint(input(s), 64, unscaled) || !binary::varuint(input(s), 64, scale))
     return false;
   const std::int64_t sc = wire::unzigzag(scale);
-  if (sc != static_cast<std::int32_t>(sc)) return false;
+  if (!wire::scale_fits(sc)) return false;
   d->unscaled = wire::unzigzag(unscaled);
   d->scale = static_cast<std::int32_t>(sc);
   return true;
@@ -241,7 +241,7 @@ bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit, st
   std::uint64_t raw_seconds = 0, nanos = 0;
   if (!binary::varuint(input(s), 64, raw_seconds) || !binary::varuint(input(s), 32, nanos))
     return false;
-  if (nanos >= 1000000000) return false;
+  if (!wire::nanos_valid(nanos)) return false;
   return join_ticks(wire::unzigzag(raw_seconds), nanos, static_cast<TimeUnit>(unit), *ticks);
 }
 

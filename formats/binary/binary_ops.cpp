@@ -3,7 +3,6 @@
 #include "formats/binary/binary_ops.h"
 
 #include <cstring>
-#include <limits>
 #include <string>
 
 #include "formats/binary/value_binary.h"
@@ -237,8 +236,7 @@ class BinaryReader final : public FormatReader {
         const std::uint8_t* start = p_;
         if (!varuint(f, 64, scale)) return false;
         const std::int64_t s = wire::unzigzag(scale);
-        if (s < std::numeric_limits<std::int32_t>::min() ||
-            s > std::numeric_limits<std::int32_t>::max()) {
+        if (!wire::scale_fits(s)) {
           return f.set(Errc::out_of_range,
                        "decimal scale " + std::to_string(s) + " does not fit int32", at(start));
         }
@@ -251,7 +249,7 @@ class BinaryReader final : public FormatReader {
         const std::uint8_t* start = p_;
         std::uint64_t raw_seconds, nanos;
         if (!varuint(f, 64, raw_seconds) || !varuint(f, 32, nanos)) return false;
-        if (nanos >= 1000000000) {
+        if (!wire::nanos_valid(nanos)) {
           return f.set(Errc::out_of_range, "nanoseconds " + std::to_string(nanos) + " of a second",
                        at(start));
         }

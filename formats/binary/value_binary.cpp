@@ -1,7 +1,6 @@
 #include "formats/binary/value_binary.h"
 
 #include <cstring>
-#include <limits>
 
 #include "formats/binary/wire.h"
 #include "typeinfo/utf8.h"
@@ -163,8 +162,7 @@ Errc read_value(const std::uint8_t** p, const std::uint8_t* end, Value& v,
         return e;
       }
       const std::int64_t s = unzigzag(scale);
-      if (s < std::numeric_limits<std::int32_t>::min() ||
-          s > std::numeric_limits<std::int32_t>::max()) {
+      if (!scale_fits(s)) {
         *p = at;
         return Errc::out_of_range;
       }

@@ -211,6 +211,12 @@ JITSER_WIRE_INLINE FrameStatus get_frame(const std::uint8_t*& p, const std::uint
   return FrameStatus::ok;
 }
 
+/// A decimal's scale, carried as a zigzag varint of 64 bits, must fit the int32 it is read into.
+constexpr bool scale_fits(std::int64_t scale) { return scale == static_cast<std::int32_t>(scale); }
+
+/// A time's nanoseconds are those of its second.
+constexpr bool nanos_valid(std::uint64_t nanos) { return nanos < 1000000000; }
+
 /// Whether a count of items of at least `min_bytes` each can be in `remaining` bytes, checked
 /// before anything is allocated for it. Items of no bytes (empty structs) are bounded apart.
 constexpr bool count_fits(std::uint64_t n, std::size_t remaining, std::size_t min_bytes) {

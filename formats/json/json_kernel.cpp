@@ -5,12 +5,12 @@
 //
 // Everything here is inline code from json_slot.h, json_write.h and simdjson.h, and the C++
 // runtime, but for calls to other helpers by name, which the JIT resolves.
-#include <cmath>
 #include <cstring>
 #include <string>
 
 #include "formats/json/json_helpers.h"
 #include "formats/json/json_slot.h"
+#include "formats/json/json_text.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "formats/short_string.h"
@@ -153,26 +153,21 @@ bool jitser_json_get_bool(json::Slot* value, std::uint8_t* out) {
 }
 
 bool jitser_json_get_int(json::Slot* value, std::int64_t* out, std::uint32_t width, std::uint32_t) {
-  if (json::slot::get_int(value, out) != Errc::ok) return false;
-  return width == 8 || (*out >> (8 * width - 1)) == 0 || (*out >> (8 * width - 1)) == -1;
+  return json::slot::get_int(value, out) == Errc::ok && json::fits_int(*out, width);
 }
 
 bool jitser_json_get_uint(json::Slot* value, std::uint64_t* out, std::uint32_t width,
                           std::uint32_t) {
-  if (json::slot::get_uint(value, out) != Errc::ok) return false;
-  return width == 8 || *out >> (8 * width) == 0;
+  return json::slot::get_uint(value, out) == Errc::ok && json::fits_uint(*out, width);
 }
 
 bool jitser_json_get_double(json::Slot* value, double* out) {
   return json::slot::get_double(value, out) == Errc::ok;
 }
 
-// Out of range only when it rounds past the largest float, as the interpreter says.
 bool jitser_json_get_float(json::Slot* value, float* out) {
   double d = 0;
-  if (json::slot::get_double(value, &d) != Errc::ok) return false;
-  *out = static_cast<float>(d);
-  return !std::isinf(*out);
+  return json::slot::get_double(value, &d) == Errc::ok && json::to_float(d, out);
 }
 
 bool jitser_json_get_text(json::Slot* value, const char** data, std::size_t* size) {

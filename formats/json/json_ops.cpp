@@ -205,10 +205,8 @@ class JsonReader final : public FormatReader {
         double d;
         if (Errc e = json::get_double(v, &d); e != Errc::ok) return failed(f, e, v, "a number");
         if (in.width == 4) {
-          // Out of range only when it rounds past the largest float: the shortest text of
-          // FLT_MAX reads as a double a little above it.
-          const float x = static_cast<float>(d);
-          if (std::isinf(x)) return failed(f, Errc::out_of_range, v, "float32");
+          float x;
+          if (!json::to_float(d, &x)) return failed(f, Errc::out_of_range, v, "float32");
           std::memcpy(p, &x, 4);
         } else {
           std::memcpy(p, &d, 8);

@@ -8,15 +8,6 @@
 
 namespace jitser::json {
 
-bool fits_int(std::int64_t v, unsigned width) {
-  if (width >= 8) return true;
-  const std::int64_t half = std::int64_t{1} << (width * 8 - 1);
-  return v >= -half && v < half;
-}
-
-bool fits_uint(std::uint64_t v, unsigned width) {
-  return width >= 8 || v < (std::uint64_t{1} << (width * 8));
-}
 namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }

@@ -3,6 +3,7 @@
 // specifications it cites allow, nothing looser.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -15,8 +16,21 @@ namespace jitser::json {
 int fraction_digits(TimeUnit unit);
 
 /// Whether an integer fits a field of `width` bytes (1, 2, 4 or 8), signed or unsigned.
-bool fits_int(std::int64_t v, unsigned width);
-bool fits_uint(std::uint64_t v, unsigned width);
+constexpr bool fits_int(std::int64_t v, unsigned width) {
+  if (width >= 8) return true;
+  const std::int64_t half = std::int64_t{1} << (width * 8 - 1);
+  return v >= -half && v < half;
+}
+constexpr bool fits_uint(std::uint64_t v, unsigned width) {
+  return width >= 8 || v < (std::uint64_t{1} << (width * 8));
+}
+
+/// A number read as a double, for a float32 field: out of range only when it rounds past the
+/// largest float (the shortest text of FLT_MAX reads as a double a little above it).
+inline bool to_float(double d, float* out) {
+  *out = static_cast<float>(d);
+  return !std::isinf(*out);
+}
 
 /// A whole string as a decimal integer ("-12"); false when it is not one or does not fit.
 bool parse_int(std::string_view text, std::int64_t* out);
