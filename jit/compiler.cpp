@@ -98,12 +98,22 @@ Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::
                     "jitser differently");
     }
   }
-  // Compiled code declares the kernel's functions by name and type; a type that differs from
-  // the kernel's own would call it wrongly.
+  // Compiled code declares what it calls by name and type: the kernel's functions, and the
+  // helpers, which the kernel declares with their C++ types (formats/kernel_calls.h). A call of
+  // any other, or with another type, would call it wrongly. Host symbols are the exception:
+  // they are the user's container operations, which the emitter types from their ops tables.
+  const std::string host_prefix = entry + ".host.";
   for (const llvm::Function& declared : module) {
-    const llvm::Function* defined = (*parsed)->getFunction(declared.getName());
-    if (declared.isDeclaration() && defined && !defined->isDeclaration() &&
-        defined->getFunctionType() != declared.getFunctionType()) {
+    if (!declared.isDeclaration() || declared.isIntrinsic() ||
+        declared.getName().starts_with(host_prefix)) {
+      continue;
+    }
+    const llvm::Function* known = (*parsed)->getFunction(declared.getName());
+    if (!known) {
+      return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
+                                          ", which the format's kernel does not declare");
+    }
+    if (known->getFunctionType() != declared.getFunctionType()) {
       return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
                                           " with another signature than its kernel's");
     }

@@ -54,6 +54,21 @@ bool jitser_binary_get_shared(Slot* s, std::uint32_t* ref, std::uint32_t* id);
 bool jitser_binary_begin_list(Slot* s, Slot* iterator, std::uint64_t* n, std::uint32_t op,
                               std::uint32_t enc, std::uint32_t min_item_bytes);
 
+// The contract's helpers (formats/compiled_abi.h), out of line.
+WriteSpan jitser_binary_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                    const void* value);
+WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
+                                        std::uint8_t* limit, const void* list, const ListOps* ops,
+                                        std::size_t n);
+WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                  const void* map, const MapOps* ops, std::uint32_t header,
+                                  WriteFn key, WriteFn value);
+bool jitser_binary_read_bool_list(Slot* s, void* list, const ListOps* ops, std::uint32_t header);
+bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value);
+bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
+                            const Instr* key, std::uint32_t header, std::uint32_t min_entry,
+                            SlotReadFn read_key, SlotReadFn read_value);
+
 // Helpers the kernel calls for what is not worth inlining.
 /// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
 bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n);

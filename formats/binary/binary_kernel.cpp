@@ -10,6 +10,7 @@
 #include "formats/binary/binary_helpers.h"
 #include "formats/binary/binary_slot.h"
 #include "formats/binary/wire.h"
+#include "formats/kernel_calls.h"
 #include "formats/plan.h"
 #include "formats/short_string.h"
 #include "formats/time_ticks.h"
@@ -280,6 +281,18 @@ bool jitser_binary_begin_list(Slot* s, Slot*, std::uint64_t* n, std::uint32_t op
   return binary::count(in, min_item_bytes, *n) &&
          (*n == 0 || (binary::byte(in, header) && header == enc));
 }
+
+// The functions compiled code calls that are not defined here (formats/kernel_calls.h).
+extern const void* const jitser_binary_calls[];
+const void* const jitser_binary_calls[] = {
+    JITSER_RUNTIME_CALLS,
+    reinterpret_cast<const void*>(&jitser_binary_write_value),
+    reinterpret_cast<const void*>(&jitser_binary_write_bool_list),
+    reinterpret_cast<const void*>(&jitser_binary_write_map),
+    reinterpret_cast<const void*>(&jitser_binary_read_bool_list),
+    reinterpret_cast<const void*>(&jitser_binary_read_value),
+    reinterpret_cast<const void*>(&jitser_binary_read_map),
+};
 
 }  // extern "C"
 

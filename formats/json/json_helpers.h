@@ -42,6 +42,34 @@ bool jitser_json_get_double(Slot* value, double* out);
 bool jitser_json_get_float(Slot* value, float* out);
 bool jitser_json_get_text(Slot* value, const char** data, std::size_t* size);
 bool jitser_json_get_string(Slot* value, std::string* out);
+// The contract's functions that are helpers (formats/compiled_abi.h), out of line.
+bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end, Slot* root);
+bool jitser_json_finish(ReadContext* ctx, Slot* root);
+std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v);
+std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v);
+std::uint8_t* jitser_json_put_bytes(std::uint8_t* out, const std::uint8_t* data, std::size_t n);
+std::uint8_t* jitser_json_put_decimal(std::uint8_t* out, const Decimal* d);
+std::uint8_t* jitser_json_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
+                                   std::uint32_t duration);
+WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                  const void* value);
+WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                      const void* list, const ListOps* ops, std::uint64_t n);
+WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                                const void* map, const MapOps* ops, std::uint32_t enc, WriteFn key,
+                                WriteFn value);
+std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,
+                                    std::uint32_t n);
+bool jitser_json_get_bytes(Slot* value, void* list, const ListOps* ops);
+bool jitser_json_get_decimal(Slot* value, Decimal* d);
+bool jitser_json_get_time(Slot* value, std::int64_t* out, std::uint32_t unit,
+                          std::uint32_t duration);
+bool jitser_json_read_value(ReadContext* ctx, Slot* value, void* p);
+bool jitser_json_read_bool_list(Slot* value, void* list, const ListOps* ops, std::uint32_t enc);
+bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDesc* type,
+                          const Instr* key, std::uint32_t enc, std::uint32_t min_entry,
+                          SlotReadFn read_key, SlotReadFn read_value);
+
 /// A string of more than 15 bytes, for get_string (not in the kernel).
 void jitser_json_assign_string(void* s, const char* data, std::size_t n);
 /// put_string itself, for a string with bytes to escape or check as UTF-8 (not in the kernel).

@@ -13,6 +13,7 @@
 #include "formats/json/json_text.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
+#include "formats/kernel_calls.h"
 #include "formats/short_string.h"
 
 namespace jitser {
@@ -191,6 +192,29 @@ bool jitser_json_get_string(json::Slot* value, std::string* out) {
   }
   return true;
 }
+
+// The functions compiled code calls that are not defined here (formats/kernel_calls.h).
+extern const void* const jitser_json_calls[];
+const void* const jitser_json_calls[] = {
+    JITSER_RUNTIME_CALLS,
+    reinterpret_cast<const void*>(&jitser_json_open),
+    reinterpret_cast<const void*>(&jitser_json_finish),
+    reinterpret_cast<const void*>(&jitser_json_put_double),
+    reinterpret_cast<const void*>(&jitser_json_put_float),
+    reinterpret_cast<const void*>(&jitser_json_put_bytes),
+    reinterpret_cast<const void*>(&jitser_json_put_decimal),
+    reinterpret_cast<const void*>(&jitser_json_put_time),
+    reinterpret_cast<const void*>(&jitser_json_write_value),
+    reinterpret_cast<const void*>(&jitser_json_write_bool_list),
+    reinterpret_cast<const void*>(&jitser_json_write_map),
+    reinterpret_cast<const void*>(&jitser_json_find_field),
+    reinterpret_cast<const void*>(&jitser_json_get_bytes),
+    reinterpret_cast<const void*>(&jitser_json_get_decimal),
+    reinterpret_cast<const void*>(&jitser_json_get_time),
+    reinterpret_cast<const void*>(&jitser_json_read_value),
+    reinterpret_cast<const void*>(&jitser_json_read_bool_list),
+    reinterpret_cast<const void*>(&jitser_json_read_map),
+};
 
 }  // extern "C"
 
