@@ -181,6 +181,11 @@ class WriteEmitter : public WriterBase {
     if (element.end - element.begin != 1) return nullptr;
     const Instr& inner = plan_.code[element.begin];
     if (inner.offset != 0 || !is_leaf(inner.op) || inner.op == Op::Frame) return nullptr;
+    // A struct of that one field is a leaf only where the format frames objects with nothing.
+    if (element.object && (!literals_.object_begin.empty() || !literals_.object_end.empty() ||
+                           !plan_.fields[inner.field].key.empty())) {
+      return nullptr;
+    }
     return &inner;
   }
 

@@ -590,6 +590,31 @@ TEST(Json, ValueReadsLongNumbersExactly) {
   }
 }
 
+struct OneField {
+  std::uint32_t v = 0;
+};
+struct HoldsOneField {
+  std::optional<OneField> held;
+  std::int32_t after = 0;
+};
+
+// An optional of a struct of one field is written as an object, braces and key (the soak found
+// compiled code writing the field's value bare, as binary may).
+TEST(Json, OptionalOfAStructOfOneFieldIsAnObject) {
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<OneField>("OneField").field("v", &OneField::v)).ok());
+  ASSERT_TRUE(e.add(Struct<HoldsOneField>("HoldsOneField")
+                        .field("held", &HoldsOneField::held)
+                        .field("after", &HoldsOneField::after))
+                  .ok());
+  Codec<HoldsOneField> codec = test::codec_of<HoldsOneField>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(HoldsOneField{OneField{7}, 2}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"held":{"v":7},"after":2})");
+  ASSERT_TRUE(codec.serialize(HoldsOneField{std::nullopt, 2}, out).ok());
+  EXPECT_EQ(text_of(out), R"({"held":null,"after":2})");
+}
+
 // omit_null leaves out a field whose holders hold nothing however deeply nested, as JSON writes
 // them all as null: reading the document and writing it again gives the same document.
 TEST(Json, OmitNullLooksThroughNestedHolders) {
