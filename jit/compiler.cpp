@@ -82,7 +82,9 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
 // writer formats numbers and plain strings in line. Their target attributes go, so they compile for
 // the host like the rest.
 Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry) {
-  auto parsed = llvm::parseBitcodeFile(
+  // Loaded lazily: linking reads the bodies of the functions compiled code calls, not the
+  // whole kernel for every module.
+  auto parsed = llvm::getLazyBitcodeModule(
       llvm::MemoryBufferRef(llvm::StringRef(reinterpret_cast<const char*>(kernel.bitcode.data()),
                                             kernel.bitcode.size()),
                             "kernel"),
