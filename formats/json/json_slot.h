@@ -1,4 +1,4 @@
-// The On-Demand work behind a Slot, for json_read.cpp and for jit/json_kernel.cpp, which the
+// The On-Demand work behind a Slot, for json_read.cpp and for json_kernel.cpp, which the
 // build also compiles to LLVM bitcode so that compiled readers take these calls in whole
 // (jit/compiler.cpp). Private to those two: it brings in all of simdjson.h.
 #pragma once
@@ -14,7 +14,7 @@
 
 #include "formats/json/json_read.h"
 
-// Everything here is inlined into its callers, the helpers of jit/json_kernel.cpp among them,
+// Everything here is inlined into its callers, the helpers of json_kernel.cpp among them,
 // so that each helper is one function in the bitcode.
 #define JITSER_SLOT_INLINE [[gnu::always_inline]] inline
 
