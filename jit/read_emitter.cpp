@@ -236,7 +236,7 @@ class ReadEmitter : public EmitterBase {
     Value* id_at = local(i32_, "id", 4);
     check("get_shared", {ptr_, ptr_, ptr_}, {slot, ref_at, id_at}, 0);
     BasicBlock* null = block("shared.null");
-    BasicBlock* earlier = block("shared.earlier");
+    BasicBlock* earlier = plan_.traits.shared_identity ? block("shared.earlier") : nullptr;
     BasicBlock* fresh = block("shared.new");
     BasicBlock* done = block("shared.done");
     llvm::SwitchInst* sw = b_.CreateSwitch(b_.CreateLoad(i32_, ref_at), fail_, 3);
@@ -247,13 +247,11 @@ class ReadEmitter : public EmitterBase {
     call_host(reinterpret_cast<const void*>(in.type->shared_ops->reset),
               FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
     b_.CreateBr(done);
-    b_.SetInsertPoint(earlier);
     if (plan_.traits.shared_identity) {
+      b_.SetInsertPoint(earlier);
       rt_check("jitser_rt_shared_earlier", {ptr_, ptr_, ptr_, i32_},
                {context, p, const_ptr(in.type), b_.CreateLoad(i32_, id_at)});
       b_.CreateBr(done);
-    } else {
-      b_.CreateUnreachable();
     }
     b_.SetInsertPoint(fresh);
     Value* object =

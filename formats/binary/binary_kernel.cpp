@@ -167,21 +167,9 @@ bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, st
   return binary::varuint(input(s), width * 8, *out);
 }
 
-bool jitser_binary_get_float(Slot* s, float* out) {
-  Input& in = input(s);
-  if (in.end - in.p < 4) return false;
-  std::memcpy(out, in.p, 4);
-  in.p += 4;
-  return true;
-}
+bool jitser_binary_get_float(Slot* s, float* out) { return binary::fixed(input(s), 4, out); }
 
-bool jitser_binary_get_double(Slot* s, double* out) {
-  Input& in = input(s);
-  if (in.end - in.p < 8) return false;
-  std::memcpy(out, in.p, 8);
-  in.p += 8;
-  return true;
-}
+bool jitser_binary_get_double(Slot* s, double* out) { return binary::fixed(input(s), 8, out); }
 
 }  // extern "C"
 

@@ -38,22 +38,33 @@ std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v) {
   return out + (v ? 4 : 5);
 }
 
-std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t,
-                                  std::uint32_t enc) {
+}  // extern "C"
+
+namespace {
+
+// An integer as digits, in quotes when it is a map key (json::kQuoted).
+template <class Int>
+std::uint8_t* put_integer(std::uint8_t* out, Int v, std::uint32_t enc,
+                          char* (*digits)(char*, Int)) {
   char* o = reinterpret_cast<char*>(out);
   if (enc == json::kQuoted) *o++ = '"';
-  o = json::put_int(o, v);
+  o = digits(o, v);
   if (enc == json::kQuoted) *o++ = '"';
   return reinterpret_cast<std::uint8_t*>(o);
 }
 
+}  // namespace
+
+extern "C" {
+
+std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t,
+                                  std::uint32_t enc) {
+  return put_integer(out, v, enc, json::put_int);
+}
+
 std::uint8_t* jitser_json_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t,
                                    std::uint32_t enc) {
-  char* o = reinterpret_cast<char*>(out);
-  if (enc == json::kQuoted) *o++ = '"';
-  o = json::put_uint(o, v);
-  if (enc == json::kQuoted) *o++ = '"';
-  return reinterpret_cast<std::uint8_t*>(o);
+  return put_integer(out, v, enc, json::put_uint);
 }
 
 // A string of up to 32 bytes that needs no escape (the common case) is copied between its
