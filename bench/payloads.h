@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/jitser.h"
+#include <jitser/jitser.h>
 
 namespace jitser::payloads {
 

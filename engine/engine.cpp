@@ -1,5 +1,4 @@
-#include "engine/engine.h"
-
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -8,6 +7,8 @@
 #include <map>
 #include <mutex>
 #include <string_view>
+
+#include <jitser/engine.h>
 
 #include "engine/compile_queue.h"
 #include "engine/interpreter.h"
@@ -282,21 +283,29 @@ Result<DynCodec> Engine::codec(std::type_index cpp_type, Format format) {
   return impl_->codec_by(cpp_type, format);
 }
 
-Status Engine::compile_all() {
+Status Engine::compile_all(const CompileScope& scope) {
   if (impl_->options.jit == JitPolicy::Off) return Status();
+  const std::span<const Format> formats =
+      scope.formats.empty() ? all_formats() : std::span<const Format>(scope.formats);
+  const auto in_scope = [&](Format f) {
+    return std::find(formats.begin(), formats.end(), f) != formats.end();
+  };
   std::vector<detail::CodecState*> states;
   {
     std::lock_guard lock(impl_->mutex);
-    for (const TypeDesc* type : impl_->registry.types()) {
-      if (type->kind != Kind::Struct) continue;
-      for (const FormatEntry& format : format_entries()) {
-        // Through resolve(), which binds the type's references to other registered types.
-        Result<detail::CodecState*> state =
-            impl_->codec_for(impl_->registry.resolve(type->name), format.format);
-        if (!state) return state.status();
+    if (scope.types.empty()) {
+      for (auto& [key, state] : impl_->codecs) {
+        if (in_scope(state->format)) states.push_back(state.get());
       }
     }
-    for (auto& [key, state] : impl_->codecs) states.push_back(state.get());
+    for (const std::string& type : scope.types) {
+      for (const Format format : formats) {
+        // Through resolve(), which binds the type's references to other registered types.
+        Result<detail::CodecState*> state = impl_->codec_for(impl_->registry.resolve(type), format);
+        if (!state) return state.status();
+        states.push_back(*state);
+      }
+    }
   }
   Status first;
   for (detail::CodecState* state : states) {
@@ -338,8 +347,15 @@ Result<std::string> Engine::schema_text(std::string_view type_name) {
 
 // Compiled code only says whether it succeeded (jit/runtime.h). On failure the interpreter runs
 // the same call again and reports the error: the same code, offset and path in both tiers.
+namespace {
+Status empty_codec() {
+  return Status(Errc::empty_codec, "this codec was default-constructed: ask an Engine for one");
+}
+}  // namespace
+
 Status DynCodec::serialize(const void* object, Buffer& out) const {
   out.clear();
+  if (!state_) return empty_codec();
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);
     WriteContext ctx;
@@ -370,6 +386,7 @@ Status DynCodec::deserialize(std::span<const std::uint8_t> input, void* object) 
 }
 
 Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
+  if (!state_) return empty_codec();
   const std::span<const std::uint8_t> input = padded.bytes;
   if (const jit::CompiledCodec* code = state_->compiled.load(std::memory_order_acquire)) {
     bump(state_->compiled_calls);
@@ -395,27 +412,34 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
   return interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
 }
 
-const TypeDesc& DynCodec::type() const { return *state_->type; }
-Format DynCodec::format() const { return state_->format; }
+const TypeDesc& DynCodec::type() const {
+  static const TypeDesc kNone{.kind = Kind::Struct, .name = "(empty codec)"};
+  return state_ ? *state_->type : kNone;
+}
+Format DynCodec::format() const { return state_ ? state_->format : Format::Binary; }
 
 std::string DynCodec::dump_plan(Direction direction) const {
+  if (!state_) return {};
   return jitser::dump_plan(
       direction == Direction::Serialize ? state_->serialize : state_->deserialize,
       format_entry(state_->format).enc_name);
 }
 
 Result<std::string> DynCodec::dump_ir(Direction direction, bool optimized) const {
+  if (!state_) return empty_codec();
   return jit::plan_ir(direction == Direction::Serialize ? state_->serialize : state_->deserialize,
                       state_->run, optimized);
 }
 
 Result<std::string> DynCodec::dump_asm(Direction direction) const {
+  if (!state_) return empty_codec();
   return jit::plan_asm(direction == Direction::Serialize ? state_->serialize : state_->deserialize,
                        state_->run);
 }
 
 CodecStats DynCodec::stats() const {
   CodecStats s;
+  if (!state_) return s;
   s.type = display_name(*state_->type);
   s.format = state_->format;
   s.jit = state_->jit.load();

@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <span>
 
-#include "formats/buffer.h"
+#include <jitser/buffer.h>
+#include <jitser/status.h>
+
 #include "formats/plan.h"
-#include "typeinfo/status.h"
 
 namespace jitser {
 

@@ -48,8 +48,13 @@ int main() {
   }
   std::printf("jitser demo: %zu types registered; JIT policy %s\n", jit.types().size(),
               jit_policy_name(jit.jit_policy()));
+  // Every payload's codec in every format, compiled before the timings start.
+  CompileScope payloads;
+  for (const TypeDesc* type : jit.types()) {
+    if (type->kind == Kind::Struct) payloads.types.push_back(type->name);
+  }
   const auto start = Clock::now();
-  const Status compiled = jit.compile_all();
+  const Status compiled = jit.compile_all(payloads);
   std::printf("compile_all: %zu codecs ready %.0f ms after the call%s%s\n\n", jit.stats().size(),
               std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
               compiled ? "" : "; ", compiled ? "" : compiled.to_string().c_str());

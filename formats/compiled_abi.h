@@ -21,9 +21,10 @@
 #include <utility>
 #include <vector>
 
-#include "formats/buffer.h"
+#include <jitser/buffer.h>
+#include <jitser/type_desc.h>
+
 #include "formats/ops.h"
-#include "typeinfo/type_desc.h"
 
 namespace jitser {
 

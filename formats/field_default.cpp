@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "typeinfo/value.h"
+#include <jitser/value.h>
 
 namespace jitser {
 namespace {

@@ -2,7 +2,7 @@
 // the rules of docs/design.md, shared by both tiers of every format that may omit fields.
 #pragma once
 
-#include "typeinfo/type_desc.h"
+#include <jitser/type_desc.h>
 
 namespace jitser {
 

@@ -1,5 +1,6 @@
 #include "formats/format_table.h"
 
+#include <array>
 #include <string>
 
 #include "formats/binary/binary_helpers.h"
@@ -113,6 +114,15 @@ std::span<const FormatEntry> format_entries() { return kFormats; }
 
 const FormatEntry& format_entry(Format format) {
   return kFormats[static_cast<std::size_t>(format)];
+}
+
+std::span<const Format> all_formats() {
+  static constexpr auto kAll = [] {
+    std::array<Format, std::size(kFormats)> all{};
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = kFormats[i].format;
+    return all;
+  }();
+  return kAll;
 }
 
 const char* format_name(Format format) {

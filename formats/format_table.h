@@ -8,7 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "formats/buffer.h"
+#include <jitser/buffer.h>
+
 #include "formats/compiled_abi.h"
 #include "formats/ops.h"
 #include "formats/plan.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "typeinfo/type_desc.h"
+#include <jitser/type_desc.h>
 
 namespace jitser {
 

@@ -16,9 +16,10 @@
 #include <string>
 #include <string_view>
 
-#include "formats/buffer.h"
+#include <jitser/buffer.h>
+#include <jitser/status.h>
+
 #include "formats/plan.h"
-#include "typeinfo/status.h"
 
 namespace jitser {
 

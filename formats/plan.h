@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/format.h"
-#include "typeinfo/type_desc.h"
+#include <jitser/format.h>
+#include <jitser/type_desc.h>
 
 namespace jitser {
 

@@ -11,9 +11,10 @@
 #include <memory>
 #include <string>
 
+#include <jitser/status.h>
+
 #include "formats/plan.h"
 #include "jit/runtime.h"
-#include "typeinfo/status.h"
 
 namespace jitser::jit {
 

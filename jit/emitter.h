@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
+#include <jitser/type_desc.h>
+
 #include "formats/format_table.h"
 #include "formats/plan.h"
 #include "jit/plan_to_ir.h"
-#include "typeinfo/type_desc.h"
 
 namespace jitser::jit::ir {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/jitser.h"
+#include <jitser/jitser.h>
 
 namespace jitser::test {
 

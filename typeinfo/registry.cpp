@@ -6,7 +6,8 @@
 #include <cstdlib>
 #include <set>
 
-#include "typeinfo/builder.h"
+#include <jitser/builder.h>
+
 #include "typeinfo/utf8.h"
 
 namespace jitser {

@@ -13,8 +13,8 @@
 #include <typeindex>
 #include <vector>
 
-#include "typeinfo/status.h"
-#include "typeinfo/type_desc.h"
+#include <jitser/status.h>
+#include <jitser/type_desc.h>
 
 namespace jitser {
 

@@ -1,4 +1,4 @@
-#include "typeinfo/status.h"
+#include <jitser/status.h>
 
 namespace jitser {
 
@@ -12,6 +12,7 @@ const char* errc_name(Errc code) {
     case Errc::unregistered_type: return "unregistered type";
     case Errc::recursive_by_value: return "recursive by value";
     case Errc::unknown_type: return "unknown type";
+    case Errc::empty_codec: return "empty codec";
     case Errc::truncated: return "truncated";
     case Errc::varint_overlong: return "overlong varint";
     case Errc::varint_overflow: return "varint overflow";

@@ -1,4 +1,4 @@
-#include "typeinfo/type_desc.h"
+#include <jitser/type_desc.h>
 
 namespace jitser {
 

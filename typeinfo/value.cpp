@@ -1,4 +1,4 @@
-#include "typeinfo/value.h"
+#include <jitser/value.h>
 
 namespace jitser {
 

@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "formats/buffer.h"
-#include "typeinfo/status.h"
-#include "typeinfo/value.h"
+#include <jitser/buffer.h>
+#include <jitser/status.h>
+#include <jitser/value.h>
 
 namespace jitser::wire {
 

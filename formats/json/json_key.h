@@ -4,8 +4,9 @@
 
 #include <string_view>
 
+#include <jitser/status.h>
+
 #include "formats/plan.h"
-#include "typeinfo/status.h"
 
 namespace jitser::json {
 

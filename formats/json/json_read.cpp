@@ -50,18 +50,19 @@ Errc Document::open(std::span<const std::uint8_t> input, std::size_t padding, Sl
   ThreadBuffers& b = buffers();
   const char* data = reinterpret_cast<const char*>(input.data());
   size_ = input.size();
-  if (padding < kPadding) {
-    if (b.copy_capacity < size_ + kPadding) {
-      b.copy_capacity = size_ + kPadding;
+  if (padding < kReadPadding) {
+    if (b.copy_capacity < size_ + kReadPadding) {
+      b.copy_capacity = size_ + kReadPadding;
       b.copy = std::make_unique_for_overwrite<char[]>(b.copy_capacity);
     }
     if (size_) std::memcpy(b.copy.get(), data, size_);
-    std::memset(b.copy.get() + size_, 0, kPadding);
+    std::memset(b.copy.get() + size_, 0, kReadPadding);
     data = b.copy.get();
   }
   begin_ = data;
   od::document& doc = doc_of(storage_);
-  if (Errc e = map_error(b.parser.iterate(data, size_, size_ + kPadding).get(doc)); e != Errc::ok)
+  if (Errc e = map_error(b.parser.iterate(data, size_, size_ + kReadPadding).get(doc));
+      e != Errc::ok)
     return e;
   open_ = true;
   od::document* pointer = &doc;

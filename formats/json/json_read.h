@@ -5,8 +5,9 @@
 // and reject the same inputs. Functions return Errc::ok or the error's code; the offset of a
 // failure is the position of the value or key being read (Document::offset).
 //
-// simdjson reads up to kPadding bytes past the end of its input. Input that has them (see
-// PaddedInput in engine.h) is read in place; other input is first copied into a padded buffer.
+// simdjson reads up to kReadPadding bytes past the end of its input. Input that has them (a
+// PaddedInput or PaddedString, jitser/buffer.h) is read in place; other input is first copied
+// into a padded buffer.
 #pragma once
 
 #include <cstddef>
@@ -15,14 +16,13 @@
 #include <string>
 #include <string_view>
 
+#include <jitser/buffer.h>
+#include <jitser/status.h>
+#include <jitser/type_desc.h>
+
 #include "formats/ops.h"
-#include "typeinfo/status.h"
-#include "typeinfo/type_desc.h"
 
 namespace jitser::json {
-
-/// Bytes simdjson may read past the end of the input.
-inline constexpr std::size_t kPadding = 64;
 
 /// One On-Demand value, object or array iterator, or a map's key; plain bytes to everyone but
 /// json_read.cpp.

@@ -23,7 +23,7 @@ namespace jitser::json::slot {
 namespace od = simdjson::ondemand;
 using simdjson::error_code;
 
-static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
+static_assert(kReadPadding >= simdjson::SIMDJSON_PADDING);
 
 // A Slot holds an On-Demand value; or for the root, a pointer to the document, through which
 // On-Demand reads a root scalar, and which compiled code then reads in fields as simdjson

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "typeinfo/type_desc.h"
+#include <jitser/type_desc.h>
 
 namespace jitser::json {
 

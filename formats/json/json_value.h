@@ -4,9 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "formats/buffer.h"
+#include <jitser/buffer.h>
+#include <jitser/value.h>
+
 #include "formats/json/json_read.h"
-#include "typeinfo/value.h"
 
 namespace jitser::json {
 

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "formats/buffer.h"
-#include "typeinfo/type_desc.h"
+#include <jitser/buffer.h>
+#include <jitser/type_desc.h>
 
 namespace jitser::json {
 

@@ -1,7 +1,7 @@
 // Must not compile: std::set has no descriptor (see tests/CMakeLists.txt).
 #include <set>
 
-#include "engine/jitser.h"
+#include <jitser/jitser.h>
 
 struct Tags {
   std::set<int> values;

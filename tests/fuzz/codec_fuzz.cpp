@@ -14,8 +14,9 @@
 #include <string>
 #include <type_traits>
 
+#include <jitser/jitser.h>
+
 #include "bench/payloads.h"
-#include "engine/jitser.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/jitser.h"
+#include <jitser/jitser.h>
 
 namespace jitser::random_schema {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "typeinfo/value.h"
+#include <jitser/value.h>
 
 namespace jitser::random_schema {
 namespace {

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "typeinfo/type_desc.h"
+#include <jitser/type_desc.h>
 
 namespace jitser::random_schema {
 

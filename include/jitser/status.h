@@ -12,6 +12,8 @@
 #include <utility>
 #include <variant>
 
+#include <jitser/export.h>
+
 namespace jitser {
 
 enum class Errc : std::uint8_t {
@@ -24,6 +26,7 @@ enum class Errc : std::uint8_t {
   unregistered_type,   // a field refers to a type that is not registered
   recursive_by_value,  // a struct contains itself without a pointer or container between
   unknown_type,        // no registered type of that name or C++ type
+  empty_codec,         // a default-constructed codec, which no Engine made
   // Reading input
   truncated,             // input ended inside a value
   varint_overlong,       // a varint longer than its width allows, or with a redundant last byte
@@ -55,9 +58,9 @@ enum class Errc : std::uint8_t {
 };
 
 /// A short fixed name for a code, e.g. "truncated".
-const char* errc_name(Errc code);
+JITSER_API const char* errc_name(Errc code);
 
-class [[nodiscard]] Status {
+class [[nodiscard]] JITSER_API Status {
  public:
   static constexpr std::size_t kNoOffset = static_cast<std::size_t>(-1);
 

@@ -7,29 +7,23 @@
 //
 // Field types are described at compile time. A struct or enum used as a field refers to another
 // registered type by its C++ type; a type this builder cannot describe is a compile-time error.
+// Maps, time points and durations are recognized by their interface, so this header includes
+// none of <map>, <unordered_map> or <chrono>: a program includes what its own types use.
 #pragma once
 
 #include <array>
-#include <chrono>
 #include <cstddef>
-#include <deque>
-#include <list>
-#include <map>
 #include <memory>
 #include <new>
 #include <optional>
-#include <set>
+#include <ratio>
 #include <string>
-#include <tuple>
 #include <type_traits>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
-#include <variant>
 #include <vector>
 
-#include "typeinfo/type_desc.h"
-#include "typeinfo/value.h"
+#include <jitser/type_desc.h>
+#include <jitser/value.h>
 
 namespace jitser {
 
@@ -86,6 +80,44 @@ namespace detail {
 
 template <class T>
 inline constexpr bool kAlwaysFalse = false;
+
+// std::map, std::unordered_map and any map with their interface: a unique key per entry.
+template <class M>
+concept MapLike = requires(M& m, typename M::key_type& k) {
+  typename M::mapped_type;
+  m.try_emplace(std::move(k));
+  m.begin()->second;
+};
+
+// std::chrono::duration<Rep, Period>.
+template <class T>
+concept DurationLike = requires(const T& d) {
+  typename T::rep;
+  T::period::num;
+  T::period::den;
+  d.count();
+  T::zero();
+};
+
+// std::chrono::time_point of the system clock, the one standard clock with to_time_t.
+template <class T>
+concept SystemTimeLike = requires(const T& t) {
+  typename T::duration;
+  t.time_since_epoch();
+  T::clock::to_time_t;
+};
+
+// Standard classes with no descriptor that would otherwise look like a user's struct: other
+// containers (every standard one is allocator-aware), tuples, pairs and variants.
+template <class T>
+concept UnsupportedStandardClass = requires {
+  typename T::allocator_type;
+}
+|| requires { std::tuple_size<T>::value; }
+|| requires(const T& v) {
+  v.index();
+  v.valueless_by_exception();
+};
 
 template <class T>
 const ValueOps* value_ops_for() {
@@ -246,6 +278,15 @@ constexpr Kind integer_kind() {
   }
 }
 
+template <class M>
+TypeDesc describe_map() {
+  TypeDesc d = leaf<M>(Kind::Map);
+  d.key = TypeBox(describe<typename M::key_type>());
+  d.element = TypeBox(describe<typename M::mapped_type>());
+  d.map_ops = map_ops_for<M>();
+  return d;
+}
+
 template <class T>
 struct Describe {
   static TypeDesc get() {
@@ -273,6 +314,26 @@ struct Describe {
       d.count = std::extent_v<T>;
       d.element = TypeBox(describe<E>());
       return d;
+    } else if constexpr (MapLike<T>) {
+      return describe_map<T>();
+    } else if constexpr (SystemTimeLike<T>) {
+      using D = typename T::duration;
+      static_assert(std::is_same_v<typename D::rep, std::int64_t>,
+                    "jitser: time points need a std::int64_t representation");
+      TypeDesc d = leaf<T>(Kind::Timestamp);
+      d.unit = time_unit_for<typename D::period>();
+      return d;
+    } else if constexpr (DurationLike<T>) {
+      static_assert(std::is_same_v<typename T::rep, std::int64_t>,
+                    "jitser: durations need a std::int64_t representation");
+      TypeDesc d = leaf<T>(Kind::Duration);
+      d.unit = time_unit_for<typename T::period>();
+      return d;
+    } else if constexpr (UnsupportedStandardClass<T>) {
+      static_assert(kAlwaysFalse<T>,
+                    "jitser: this standard container is not supported; use std::vector, "
+                    "std::array, std::map or std::unordered_map");
+      return {};
     } else if constexpr ((std::is_class_v<T> || std::is_enum_v<T>)&&!std::is_union_v<T>) {
       static_assert(std::is_default_constructible_v<T>,
                     "jitser: registered types must be default-constructible");
@@ -302,31 +363,6 @@ struct Describe<Value> {
 template <>
 struct Describe<Decimal> {
   static TypeDesc get() { return leaf<Decimal>(Kind::Decimal); }
-};
-
-template <class Rep, class Period>
-struct Describe<std::chrono::duration<Rep, Period>> {
-  static TypeDesc get() {
-    static_assert(std::is_same_v<Rep, std::int64_t>,
-                  "jitser: durations need a std::int64_t representation");
-    TypeDesc d = leaf<std::chrono::duration<Rep, Period>>(Kind::Duration);
-    d.unit = time_unit_for<Period>();
-    return d;
-  }
-};
-
-template <class Rep, class Period>
-struct Describe<
-    std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<Rep, Period>>> {
-  static TypeDesc get() {
-    static_assert(std::is_same_v<Rep, std::int64_t>,
-                  "jitser: time points need a std::int64_t representation");
-    using TP =
-        std::chrono::time_point<std::chrono::system_clock, std::chrono::duration<Rep, Period>>;
-    TypeDesc d = leaf<TP>(Kind::Timestamp);
-    d.unit = time_unit_for<Period>();
-    return d;
-  }
 };
 
 template <class E, class A>
@@ -389,52 +425,6 @@ struct Describe<std::shared_ptr<E>> {
     return d;
   }
 };
-
-template <class M>
-TypeDesc describe_map() {
-  TypeDesc d = leaf<M>(Kind::Map);
-  d.key = TypeBox(describe<typename M::key_type>());
-  d.element = TypeBox(describe<typename M::mapped_type>());
-  d.map_ops = map_ops_for<M>();
-  return d;
-}
-
-template <class K, class V, class C, class A>
-struct Describe<std::map<K, V, C, A>> {
-  static TypeDesc get() { return describe_map<std::map<K, V, C, A>>(); }
-};
-template <class K, class V, class H, class E, class A>
-struct Describe<std::unordered_map<K, V, H, E, A>> {
-  static TypeDesc get() { return describe_map<std::unordered_map<K, V, H, E, A>>(); }
-};
-
-// Standard containers that look like user classes but have no descriptor: fail at compile time
-// rather than as an unregistered type at run time.
-template <class T>
-struct Unsupported {
-  static TypeDesc get() {
-    static_assert(kAlwaysFalse<T>,
-                  "jitser: this standard container is not supported; use std::vector, "
-                  "std::array, std::map or std::unordered_map");
-    return {};
-  }
-};
-template <class... A>
-struct Describe<std::set<A...>> : Unsupported<std::set<A...>> {};
-template <class... A>
-struct Describe<std::unordered_set<A...>> : Unsupported<std::unordered_set<A...>> {};
-template <class... A>
-struct Describe<std::list<A...>> : Unsupported<std::list<A...>> {};
-template <class... A>
-struct Describe<std::deque<A...>> : Unsupported<std::deque<A...>> {};
-template <class... A>
-struct Describe<std::tuple<A...>> : Unsupported<std::tuple<A...>> {};
-template <class... A>
-struct Describe<std::variant<A...>> : Unsupported<std::variant<A...>> {};
-template <class A, class B>
-struct Describe<std::pair<A, B>> : Unsupported<std::pair<A, B>> {};
-template <class C, class Tr, class A>
-struct Describe<std::basic_string<C, Tr, A>> : Unsupported<std::basic_string<C, Tr, A>> {};
 
 template <class T>
 TypeDesc describe() {

@@ -17,6 +17,7 @@
 // JITSER_JIT=off|sync|async|lazy overrides it for every Engine of the process.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -26,50 +27,15 @@
 #include <utility>
 #include <vector>
 
-#include "formats/buffer.h"
-#include "formats/format.h"
-#include "typeinfo/builder.h"
-#include "typeinfo/status.h"
-#include "typeinfo/type_desc.h"
+#include <jitser/buffer.h>
+#include <jitser/builder.h>
+#include <jitser/export.h>
+#include <jitser/format.h>
+#include <jitser/options.h>
+#include <jitser/status.h>
+#include <jitser/type_desc.h>
 
 namespace jitser {
-
-/// When codecs are compiled.
-enum class JitPolicy : std::uint8_t {
-  Off,    // interpreter only
-  Sync,   // compile before codec() returns
-  Async,  // compile in the background as soon as the codec is made (the default)
-  Lazy,   // compile in the background after EngineOptions::lazy_calls calls
-};
-
-/// "off", "sync", "async", "lazy".
-const char* jit_policy_name(JitPolicy policy);
-
-struct EngineOptions {
-  /// Deepest nesting of structs, containers and pointers a codec reads or writes.
-  std::uint32_t max_depth = 128;
-  /// Formats that frame their output (binary): write the root type's schema fingerprint, so
-  /// readers with another schema refuse.
-  bool write_fingerprint = true;
-  /// Formats that frame their output: refuse input that carries no fingerprint.
-  bool require_fingerprint = false;
-  /// Text formats (JSON): write newlines and two spaces of indent per level.
-  bool pretty = false;
-  /// Keyed formats (JSON): leave out optional fields that hold nothing.
-  bool omit_null = false;
-  /// Keyed formats: leave out fields equal to their declared default.
-  bool omit_default = false;
-  /// Keyed formats: reject keys the type does not declare.
-  bool strict = false;
-  /// When to compile; JITSER_JIT overrides it.
-  JitPolicy jit = JitPolicy::Async;
-  /// Lazy: calls of a codec (both directions together) before it is compiled.
-  std::uint32_t lazy_calls = 1000;
-  /// Background compile threads of this Engine, made when first needed.
-  std::uint32_t compile_threads = 1;
-  /// Write perf jitdump and map files and register code with gdb; JITSER_PERF=1 turns it on.
-  bool profiling = false;
-};
 
 /// Which code a codec runs now.
 enum class Tier : std::uint8_t { Interpreter, Compiled };
@@ -110,16 +76,31 @@ struct CodecState;
 }
 
 /// A codec for a type known only by its descriptor: objects are passed as pointers.
-class DynCodec {
+///
+/// A default-constructed codec is empty: every call fails with Errc::empty_codec.
+class JITSER_API DynCodec {
  public:
+  DynCodec() = default;
+  /// Whether no Engine made this codec.
+  bool empty() const { return state_ == nullptr; }
+
   /// Replaces the content of `out` with the object's encoding.
   Status serialize(const void* object, Buffer& out) const;
   /// Reads `input` into the live object, reusing the storage of its strings, containers and
-  /// optional or unique_ptr values. On failure the object is valid but unspecified.
+  /// optional or unique_ptr values. On failure the object is valid but unspecified. Input is
+  /// never modified, nor read past its end.
   Status deserialize(std::span<const std::uint8_t> input, void* object) const;
-  /// The same, from input with readable padding after it (JSON then reads it in place).
+  Status deserialize(std::span<const std::byte> input, void* object) const {
+    return deserialize({reinterpret_cast<const std::uint8_t*>(input.data()), input.size()}, object);
+  }
+  /// Text, as from a `std::string`.
+  Status deserialize(std::string_view input, void* object) const {
+    return deserialize({reinterpret_cast<const std::uint8_t*>(input.data()), input.size()}, object);
+  }
+  /// From input with readable padding after it, a PaddedString for one: JSON reads it in place.
   Status deserialize(const PaddedInput& input, void* object) const;
 
+  /// The type it serves; an empty codec names none.
   const TypeDesc& type() const;
   Format format() const;
   /// The Plan the codec runs, as text (see formats/plan.h).
@@ -133,14 +114,24 @@ class DynCodec {
  private:
   friend class Engine;
   explicit DynCodec(detail::CodecState* state) : state_(state) {}
-  detail::CodecState* state_;
+  detail::CodecState* state_ = nullptr;
 };
 
-/// A codec for the registered C++ type T.
+/// What a codec reads from: bytes (`std::span` of `std::uint8_t` or `std::byte`, or what
+/// converts to one, as `std::vector<std::uint8_t>`), text (`std::string_view`, `std::string`),
+/// or padded input (PaddedString, PaddedInput).
+template <class Input>
+concept CodecInput = requires(const DynCodec& codec, const Input& input, void* object) {
+  codec.deserialize(input, object);
+};
+
+/// A codec for the registered C++ type T. A default-constructed one is empty (see DynCodec).
 template <class T>
 class Codec {
  public:
+  Codec() = default;
   explicit Codec(DynCodec dyn) : dyn_(dyn) {}
+  bool empty() const { return dyn_.empty(); }
 
   Status serialize(const T& value, Buffer& out) const { return dyn_.serialize(&value, out); }
   Result<std::vector<std::uint8_t>> serialize(const T& value) const {
@@ -148,13 +139,14 @@ class Codec {
     if (Status s = dyn_.serialize(&value, out); !s) return s;
     return out.to_vector();
   }
-  Status deserialize(std::span<const std::uint8_t> input, T& value) const {
+  /// Reads into a live value, reusing its storage (see DynCodec::deserialize).
+  template <CodecInput Input>
+  Status deserialize(const Input& input, T& value) const {
     return dyn_.deserialize(input, &value);
   }
-  Status deserialize(const PaddedInput& input, T& value) const {
-    return dyn_.deserialize(input, &value);
-  }
-  Result<T> deserialize(std::span<const std::uint8_t> input) const {
+  /// Reads into a new value.
+  template <CodecInput Input>
+  Result<T> deserialize(const Input& input) const {
     T value{};
     if (Status s = dyn_.deserialize(input, &value); !s) return s;
     return value;
@@ -165,7 +157,15 @@ class Codec {
   DynCodec dyn_;
 };
 
-class Engine {
+/// Which codecs Engine::compile_all compiles.
+struct CompileScope {
+  /// Registered types, whose codecs are made if they are not yet; none: the codecs made so far.
+  std::vector<std::string> types;
+  /// The formats of those codecs; none: every format.
+  std::vector<Format> formats;
+};
+
+class JITSER_API Engine {
  public:
   explicit Engine(EngineOptions options = {});
   ~Engine();
@@ -193,10 +193,11 @@ class Engine {
     return Codec<T>(*dyn);
   }
 
-  /// Makes the codec of every registered struct in every format and compiles each one now,
-  /// waiting for any compilation already under way. Returns the first failure; failed codecs
-  /// keep working on the interpreter. Does nothing when the policy is Off.
-  Status compile_all();
+  /// Compiles now, waiting for any compilation already under way, the codecs `scope` names:
+  /// by default every codec made so far. A codec's compiled code covers every type its type
+  /// reaches, so nested types need no codec of their own. Returns the first failure; failed
+  /// codecs keep working on the interpreter. Does nothing when the policy is Off.
+  Status compile_all(const CompileScope& scope = {});
   /// The policy in force, after JITSER_JIT.
   JitPolicy jit_policy() const;
   /// Statistics of every codec made so far.

@@ -17,11 +17,16 @@
 #include <variant>
 #include <vector>
 
-#include "typeinfo/type_desc.h"
+#include <jitser/export.h>
+#include <jitser/type_desc.h>
 
 namespace jitser {
 
-class Value {
+class Value;
+/// Equal type and content; an Int and a UInt are equal when they hold the same number.
+JITSER_API bool operator==(const Value& a, const Value& b);
+
+class JITSER_API Value {
  public:
   enum class Type : std::uint8_t {
     Null,
@@ -76,7 +81,6 @@ class Value {
   /// The first member of a map with this key, or null (also when this is not a map).
   const Value* find(std::string_view key) const;
 
-  /// Equal type and content; an Int and a UInt are equal when they hold the same number.
   friend bool operator==(const Value& a, const Value& b);
 
  private:
@@ -86,6 +90,6 @@ class Value {
 };
 
 /// "null", "bool", ... as error messages name a Value's type.
-const char* value_type_name(Value::Type type);
+JITSER_API const char* value_type_name(Value::Type type);
 
 }  // namespace jitser

@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include <jitser/export.h>
+
 namespace jitser {
 
 enum class Kind : std::uint8_t {
@@ -48,7 +50,7 @@ enum class Kind : std::uint8_t {
 };
 
 /// The name of a kind as it appears in error messages and canonical schema text.
-const char* kind_name(Kind kind);
+JITSER_API const char* kind_name(Kind kind);
 
 /// Unit of a Timestamp or Duration's in-memory tick count.
 enum class TimeUnit : std::uint8_t { Seconds, Millis, Micros, Nanos };
@@ -118,7 +120,7 @@ using DefaultValue =
 struct TypeDesc;
 
 /// An owning, deep-copying pointer to a nested TypeDesc (element, key): descriptors are values.
-class TypeBox {
+class JITSER_API TypeBox {
  public:
   TypeBox() = default;
   explicit TypeBox(TypeDesc desc);
@@ -191,6 +193,6 @@ struct TypeDesc {
 };
 
 /// A readable name for a type: registered name, or e.g. "list<Image>", "map<string,int32>".
-std::string display_name(const TypeDesc& type);
+JITSER_API std::string display_name(const TypeDesc& type);
 
 }  // namespace jitser

@@ -3,7 +3,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+
+#include <jitser/export.h>
 
 namespace jitser {
 
@@ -14,9 +17,11 @@ enum class Format : std::uint8_t {
 
 enum class Direction : std::uint8_t { Serialize, Deserialize };
 
+/// Every format this build of jitser has, in the order of the enum.
+JITSER_API std::span<const Format> all_formats();
 /// "binary", ...: the name used by the tool and the benchmark.
-const char* format_name(Format format);
+JITSER_API const char* format_name(Format format);
 /// The format of that name, or none.
-std::optional<Format> parse_format(std::string_view name);
+JITSER_API std::optional<Format> parse_format(std::string_view name);
 
 }  // namespace jitser

@@ -1,0 +1,47 @@
+// EngineOptions: what an Engine does by default, and when it compiles.
+#pragma once
+
+#include <cstdint>
+
+#include <jitser/export.h>
+
+namespace jitser {
+
+/// When codecs are compiled.
+enum class JitPolicy : std::uint8_t {
+  Off,    // interpreter only
+  Sync,   // compile before codec() returns
+  Async,  // compile in the background as soon as the codec is made (the default)
+  Lazy,   // compile in the background after EngineOptions::lazy_calls calls
+};
+
+/// "off", "sync", "async", "lazy".
+JITSER_API const char* jit_policy_name(JitPolicy policy);
+
+struct EngineOptions {
+  /// Deepest nesting of structs, containers and pointers a codec reads or writes.
+  std::uint32_t max_depth = 128;
+  /// Formats that frame their output (binary): write the root type's schema fingerprint, so
+  /// readers with another schema refuse.
+  bool write_fingerprint = true;
+  /// Formats that frame their output: refuse input that carries no fingerprint.
+  bool require_fingerprint = false;
+  /// Text formats (JSON): write newlines and two spaces of indent per level.
+  bool pretty = false;
+  /// Keyed formats (JSON): leave out optional fields that hold nothing.
+  bool omit_null = false;
+  /// Keyed formats: leave out fields equal to their declared default.
+  bool omit_default = false;
+  /// Keyed formats: reject keys the type does not declare.
+  bool strict = false;
+  /// When to compile; JITSER_JIT overrides it.
+  JitPolicy jit = JitPolicy::Async;
+  /// Lazy: calls of a codec (both directions together) before it is compiled.
+  std::uint32_t lazy_calls = 1000;
+  /// Background compile threads of this Engine, made when first needed.
+  std::uint32_t compile_threads = 1;
+  /// Write perf jitdump and map files and register code with gdb; JITSER_PERF=1 turns it on.
+  bool profiling = false;
+};
+
+}  // namespace jitser
