@@ -5,7 +5,8 @@
 #   2. the suite with AddressSanitizer and UndefinedBehaviorSanitizer (compiled code is
 #      instrumented too), in the interpreter-only and the compile-first policies;
 #   3. the concurrency tests with ThreadSanitizer;
-#   4. the libFuzzer target (clang-19), briefly over each payload's committed corpus;
+#   4. the libFuzzer targets (clang-19), briefly: the codecs over each payload's committed
+#      corpus, and the schema parser;
 #   5. the benchmark binary once briefly, so a broken entry is caught, and its table.
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -38,7 +39,7 @@ echo "== fuzz (libFuzzer, both tiers compared: binary 20 s and JSON 15 s per pay
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DJITSER_SANITIZE=address,undefined -DJITSER_FUZZ=ON -DJITSER_BUILD_TESTS=OFF \
   -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
-cmake --build build-fuzz -j "$jobs" --target jitser_fuzz
+cmake --build build-fuzz -j "$jobs" --target jitser_fuzz jitser_schema_fuzz
 fuzz() {  # format payload seconds
   local work="build-fuzz/corpus/$1/$2"
   mkdir -p "$work"
@@ -49,6 +50,11 @@ fuzz() {  # format payload seconds
 }
 for payload in MediaContent Sample A1 Graph StringMap Value; do fuzz binary "$payload" 20; done
 for payload in MediaContent Sample A1 Value; do fuzz json "$payload" 15; done
+mkdir -p build-fuzz/corpus/schema
+build-fuzz/jitser_schema_fuzz -max_total_time=20 -print_final_stats=1 \
+  -artifact_prefix=build-fuzz/schema- build-fuzz/corpus/schema tests/fuzz/corpus/schema \
+  > build-fuzz/schema.log 2>&1 || { tail -40 build-fuzz/schema.log; exit 1; }
+echo "fuzz schema: $(grep -o 'number_of_executed_units: [0-9]*' build-fuzz/schema.log)"
 
 echo "== benchmark smoke run (every entry once, each checks its round trip)"
 build/jitser_bench --benchmark_min_time=0.01 --benchmark_out=build/bench-smoke.json \

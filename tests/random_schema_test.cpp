@@ -16,6 +16,8 @@
 #include "support.h"
 #include "tests/random_schema/random_types.h"
 #include "tests/random_schema/value_walk.h"
+#include "typeinfo/registry.h"
+#include "typeinfo/schema_text.h"
 
 namespace jitser::random_schema {
 namespace {
@@ -242,6 +244,29 @@ TEST_P(RandomSchema, BothTiersAgreeAndRoundTrip) {
     check_type(schema, name, GetParam().format, made.engine, tested, round_trips);
   }
   EXPECT_GT(round_trips, 0u);
+}
+
+// Every generated type's schema text parses back to a type of the same text and fingerprint
+// (docs/schema.md), whatever kinds and names the generator chose.
+TEST(RandomSchemaText, ParsesBackToTheSameFingerprint) {
+  std::size_t checked = 0;
+  for (const Schema& schema : schemas()) {
+    Engine e(EngineOptions{.jit = JitPolicy::Off});
+    ASSERT_TRUE(schema.register_types(e).ok());
+    for (const std::string& name : schema.struct_names()) {
+      SCOPED_TRACE("seed " + std::to_string(schema.seed) + ", type " + name);
+      Result<std::string> text = e.schema_text(name);
+      ASSERT_TRUE(text.ok()) << text.status().to_string();
+      Result<ParsedSchema> parsed = parse_schema(*text);
+      ASSERT_TRUE(parsed.ok()) << parsed.status().to_string() << "\n" << *text;
+      const TypeDesc* root = parsed->find(name);
+      ASSERT_NE(root, nullptr);
+      EXPECT_EQ(canonical_text(*root), *text);
+      EXPECT_EQ(fingerprint(*root), *e.fingerprint(name));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 std::vector<Case> all_cases() {

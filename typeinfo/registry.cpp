@@ -8,6 +8,7 @@
 
 #include <jitser/builder.h>
 
+#include "typeinfo/schema_text.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -23,23 +24,6 @@ std::string cpp_type_name(std::type_index type) {
 
 Status invalid(const std::string& where, const std::string& what) {
   return Status(Errc::invalid_descriptor, where + ": " + what);
-}
-
-bool is_integer(Kind k) {
-  return k == Kind::Int8 || k == Kind::Int16 || k == Kind::Int32 || k == Kind::Int64 ||
-         k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
-}
-
-bool fits(Kind k, std::int64_t v) {
-  switch (k) {
-    case Kind::Int8: return v >= INT8_MIN && v <= INT8_MAX;
-    case Kind::Int16: return v >= INT16_MIN && v <= INT16_MAX;
-    case Kind::Int32: return v >= INT32_MIN && v <= INT32_MAX;
-    case Kind::UInt8: return v >= 0 && v <= UINT8_MAX;
-    case Kind::UInt16: return v >= 0 && v <= UINT16_MAX;
-    case Kind::UInt32: return v >= 0 && v <= static_cast<std::int64_t>(UINT32_MAX);
-    default: return true;  // 64-bit kinds: enum values are held as int64 already
-  }
 }
 
 // Checks one type node in isolation: the ops its kind needs, its element types.
@@ -341,7 +325,7 @@ void canonical_type(const TypeDesc& t, std::string& out, std::vector<const TypeD
   switch (r.kind) {
     case Kind::Struct:
     case Kind::Enum:
-      out += r.name;
+      out += schema_name(r.name);
       pending.push_back(&r);
       return;
     case Kind::List:
@@ -371,6 +355,23 @@ void canonical_type(const TypeDesc& t, std::string& out, std::vector<const TypeD
 
 }  // namespace
 
+bool is_integer(Kind k) {
+  return k == Kind::Int8 || k == Kind::Int16 || k == Kind::Int32 || k == Kind::Int64 ||
+         k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
+}
+
+bool fits(Kind k, std::int64_t v) {
+  switch (k) {
+    case Kind::Int8: return v >= INT8_MIN && v <= INT8_MAX;
+    case Kind::Int16: return v >= INT16_MIN && v <= INT16_MAX;
+    case Kind::Int32: return v >= INT32_MIN && v <= INT32_MAX;
+    case Kind::UInt8: return v >= 0 && v <= UINT8_MAX;
+    case Kind::UInt16: return v >= 0 && v <= UINT16_MAX;
+    case Kind::UInt32: return v >= 0 && v <= static_cast<std::int64_t>(UINT32_MAX);
+    default: return true;  // 64-bit kinds: enum values are held as int64 already
+  }
+}
+
 std::string canonical_text(const TypeDesc& root) {
   std::string out;
   std::set<const TypeDesc*> written;
@@ -380,15 +381,17 @@ std::string canonical_text(const TypeDesc& root) {
     const TypeDesc& t = *pending[i];
     if (!written.insert(&t).second) continue;
     if (t.kind == Kind::Enum) {
-      out += t.name + "=enum(" + kind_name(t.underlying) + "){";
-      for (const EnumValue& v : t.values) out += v.name + "=" + std::to_string(v.value) + ",";
+      out += schema_name(t.name) + "=enum(" + kind_name(t.underlying) + "){";
+      for (const EnumValue& v : t.values) {
+        out += schema_name(v.name) + "=" + std::to_string(v.value) + ",";
+      }
       out += "}\n";
       continue;
     }
     if (t.kind != Kind::Struct) continue;
-    out += t.name + (t.wrapper ? "=wrap{" : "{");
+    out += schema_name(t.name) + (t.wrapper ? "=wrap{" : "{");
     for (const FieldDesc& f : t.fields) {
-      out += f.name;
+      out += schema_name(f.name);
       if (f.number) {
         out += '#';  // not "#" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) of that
         out += std::to_string(f.number);

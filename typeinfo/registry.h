@@ -44,6 +44,12 @@ class Registry {
   TypeDesc value_type_;
 };
 
+/// Whether a kind is one of the integers, the kinds an enum may have underneath.
+bool is_integer(Kind kind);
+/// Whether an enum value fits its underlying integer kind; a uint64 value is held as the int64
+/// of the same bits, so every int64 fits the 64-bit kinds.
+bool fits(Kind underlying, std::int64_t value);
+
 /// The canonical schema text of a resolved type and every type it reaches; equal texts mean
 /// equal wire schemas. Example: `Image{uri:string,width:int32}`.
 std::string canonical_text(const TypeDesc& root);
