@@ -5,21 +5,27 @@
 //   jitser dump-asm --type MediaContent --format binary [--direction serialize]
 //   jitser stats
 //   jitser convert  --type MediaContent --from json --to binary < in.json > out.bin
+//   jitser check-schema order.jitser [--canonical]
 //
-// Until schema files exist the tool knows the benchmark payload types (bench/payloads.h).
+// Until schema files can be loaded into an Engine the tool knows the benchmark payload types
+// (bench/payloads.h); check-schema reads the user's own schema files.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <jitser/jitser.h>
 
 #include "bench/payloads.h"
+#include "typeinfo/registry.h"
+#include "typeinfo/schema_text.h"
 #include "typeinfo/value_slot.h"
 
 namespace {
@@ -38,6 +44,7 @@ constexpr const char* kUsage =
     "  dump-asm   print the machine code the JIT runs for a codec, as assembly\n"
     "  stats      compile every codec and print its compile time and code size\n"
     "  convert    read a value in one format from stdin, write it in another to stdout\n"
+    "  check-schema  check a schema file (docs/schema.md) and print its types' fingerprints\n"
     "\n"
     "`jitser <command> --help` describes a command's options.\n";
 
@@ -85,19 +92,31 @@ constexpr const char* kConvertUsage =
     "  --to F       binary or json\n"
     "  --pretty     JSON output with newlines and indentation\n";
 
+constexpr const char* kCheckSchemaUsage =
+    "usage: jitser check-schema FILE [--canonical]\n"
+    "\n"
+    "Parses a schema file in jitser's schema language (docs/schema.md; - reads stdin) and lists\n"
+    "its types: kind, name and schema fingerprint, the one a binary header carries. An error\n"
+    "names its line and column (exit status 1).\n"
+    "\n"
+    "  --canonical  print each struct's canonical schema text too, as Engine::schema_text does\n";
+
 struct Args {
   std::map<std::string, std::string> values;
   bool help = false;
   std::string error;
 };
 
-// --name value pairs and bare --flags; anything else is an error.
+// --name value pairs and bare --flags, and with `positional` the words that are neither;
+// anything else is an error.
 Args parse(int argc, char** argv, const std::vector<std::string>& with_value,
-           const std::vector<std::string>& flags) {
+           const std::vector<std::string>& flags, std::vector<std::string>* positional = nullptr) {
   Args args;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
+    if (positional && (arg == "-" || arg.rfind("-", 0) != 0)) {
+      positional->push_back(arg);
+    } else if (arg == "--help" || arg == "-h") {
       args.help = true;
     } else if (std::find(flags.begin(), flags.end(), arg) != flags.end()) {
       args.values.insert_or_assign(arg, std::string(1, '1'));  // "1": GCC 12 -Wrestrict at -O3
@@ -271,6 +290,43 @@ int convert(int argc, char** argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+int check_schema(int argc, char** argv) {
+  std::vector<std::string> files;
+  Args args = parse(argc, argv, {}, {"--canonical"}, &files);
+  if (args.help) {
+    std::cout << kCheckSchemaUsage;
+    return 0;
+  }
+  if (!args.error.empty()) return fail(args.error, kCheckSchemaUsage);
+  if (files.size() != 1) return fail("name one schema file", kCheckSchemaUsage);
+  std::ostringstream text;
+  if (files[0] == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(files[0], std::ios::binary);
+    if (!in) {
+      std::cerr << "jitser: cannot read " << files[0] << "\n";
+      return 1;
+    }
+    text << in.rdbuf();
+  }
+  Result<ParsedSchema> schema = parse_schema(text.str());
+  if (!schema) {
+    std::cerr << "jitser: " << files[0] << ": " << schema.status().to_string() << "\n";
+    return 1;
+  }
+  for (const auto& type : schema->types) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fingerprint(*type)));
+    std::cout << (type->kind == Kind::Enum ? "enum   " : "struct ") << type->name << "  " << hex
+              << "\n";
+    if (args.values.count("--canonical") && type->kind == Kind::Struct) {
+      std::cout << canonical_text(*type);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -286,6 +342,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string command = argv[1];
+  if (command == "check-schema") return check_schema(argc, argv);
   if (command == "types") return types(engine, argc, argv);
   if (command == "dump-ir") return dump(engine, argc, argv, false);
   if (command == "dump-asm") return dump(engine, argc, argv, true);
