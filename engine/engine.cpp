@@ -399,7 +399,7 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
     if (stop && stop == end) return Status();
     // Objects this call created may form cycles through shared_ptr the caller cannot see;
     // emptying each one breaks them, as the interpreter does on failure.
-    for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.object.get());
+    for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.holder, r.object.get());
     Status status =
         interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
     if (status.ok()) bump(state_->disagreements);

@@ -152,7 +152,7 @@ class Writer : Walk {
       case Op::Frame: return ops_.frame(out_, plan_, options_, fault_);
       case Op::Struct: return nested(in.a, p);
       case Op::Nullable: {
-        const void* held = in.type->nullable_ops->get(p);
+        const void* held = in.type->nullable_ops->get(in.type, p);
         if (!held) {
           ops_.null(out_);
           return true;
@@ -163,14 +163,15 @@ class Writer : Walk {
       case Op::Shared: return shared(in, p);
       case Op::List: {
         const ListOps& ops = *in.type->list_ops;
-        const std::size_t n = ops.size(p);
+        const std::size_t n = ops.size(in.type, p);
         if (!ops.data) {  // std::vector<bool>
           return list(in, n, [&](std::size_t i) {
-            const bool b = ops.get_bool(p, i);
+            const bool b = ops.get_bool(in.type, p, i);
             return ops_.put(out_, kBoolElement, &b, 0, fault_);
           });
         }
-        const auto* data = static_cast<const std::uint8_t*>(ops.data(const_cast<std::uint8_t*>(p)));
+        const auto* data =
+            static_cast<const std::uint8_t*>(ops.data(in.type, const_cast<std::uint8_t*>(p)));
         const std::size_t stride = element_of(in).size;
         return list(in, n, [&](std::size_t i) { return run(in.a, data + i * stride); });
       }
@@ -198,14 +199,14 @@ class Writer : Walk {
 
   bool map(const Instr& in, const std::uint8_t* p) {
     const MapOps& ops = *in.type->map_ops;
-    const std::size_t n = ops.size(p);
+    const std::size_t n = ops.size(in.type, p);
     if (!enter([] { return Status::kNoOffset; })) return false;
     ops_.begin_map(out_, in, n);
     alignas(std::max_align_t) unsigned char cursor[kMapIteratorSize];
-    ops.begin(p, cursor);
+    ops.begin(in.type, p, cursor);
     const void* key;
     const void* value;
-    for (std::size_t i = 0; ops.next(cursor, &key, &value); ++i) {
+    for (std::size_t i = 0; ops.next(in.type, cursor, &key, &value); ++i) {
       if (!counted_) ops_.key(out_, i);
       if (!run(in.a, static_cast<const std::uint8_t*>(key))) {
         path_.push_back(key_text(in.type->key->resolved(), key));
@@ -225,7 +226,7 @@ class Writer : Walk {
   // Formats that keep identity write an object once and refer to it after; the others write a
   // copy wherever it appears, and one that contains itself would never end.
   bool shared(const Instr& in, const std::uint8_t* p) {
-    const void* object = in.type->shared_ops->get(p);
+    const void* object = in.type->shared_ops->get(in.type, p);
     if (!object) {
       ops_.null(out_);
       return true;
@@ -274,7 +275,8 @@ class Reader : Walk {
     // After a failure, objects created by this call may form cycles through shared_ptr that the
     // caller cannot see. Emptying each one breaks them, so dropping the target frees everything.
     if (fault_.code != Errc::ok) {
-      for (const SharedObject& r : refs_) r.holder->shared_ops->clear_object(r.object.get());
+      for (const SharedObject& r : refs_)
+        r.holder->shared_ops->clear_object(r.holder, r.object.get());
     }
   }
 
@@ -391,10 +393,10 @@ class Reader : Walk {
         bool is_null = false;
         if (!ops_.null(in, v, &is_null, fault_)) return false;
         if (is_null) {
-          ops.reset(p);
+          ops.reset(in.type, p);
           return true;
         }
-        return nested(in.a, static_cast<std::uint8_t*>(ops.fill(p)), v);
+        return nested(in.a, static_cast<std::uint8_t*>(ops.fill(in.type, p)), v);
       }
       case Op::Shared: return shared(in, p, v);
       case Op::List: return list(in, p, v);
@@ -411,7 +413,7 @@ class Reader : Walk {
     std::uint32_t id = 0;
     if (!ops_.shared(in, v, &ref, &id, fault_)) return false;
     switch (ref) {
-      case SharedRef::Null: ops.reset(p); return true;
+      case SharedRef::Null: ops.reset(in.type, p); return true;
       case SharedRef::Earlier: {
         if (id >= refs_.size()) {
           return fault_.set(Errc::bad_reference,
@@ -428,14 +430,14 @@ class Reader : Walk {
                                 display_name(*r.holder) + ", not a " + display_name(*in.type),
                             at);
         }
-        ops.assign(p, r.object);
+        ops.assign(in.type, p, r.object);
         return true;
       }
       case SharedRef::New: {
-        auto* object = static_cast<std::uint8_t*>(ops.emplace(p));
+        auto* object = static_cast<std::uint8_t*>(ops.emplace(in.type, p));
         // Recorded before its fields, which may refer back; a copy each time where the format
         // keeps no identity, as the object there may be shared with others.
-        if (plan_.traits.shared_identity) refs_.push_back({ops.share(p), in.type});
+        if (plan_.traits.shared_identity) refs_.push_back({ops.share(in.type, p), in.type});
         return nested(in.a, object, v);
       }
     }
@@ -472,30 +474,31 @@ class Reader : Walk {
   bool list(const Instr& in, std::uint8_t* p, Slot* v) {
     const ListOps& ops = *in.type->list_ops;
     const std::size_t stride = element_of(in).size;
-    std::size_t have = ops.size(p);
+    std::size_t have = ops.size(in.type, p);
     return elements(
         in, v,
         [&](std::uint64_t count) {
           if (count == kUnknownCount) return;
-          ops.resize(p, count);
+          ops.resize(in.type, p, count);
           have = count;
         },
         [&](std::size_t i, Slot* element) {
           if (i >= have) {
-            ops.resize(p, std::max<std::size_t>(i + 1, have * 2));
-            have = ops.size(p);
+            ops.resize(in.type, p, std::max<std::size_t>(i + 1, have * 2));
+            have = ops.size(in.type, p);
           }
           if (!ops.data) {  // std::vector<bool>
             bool b = false;
             if (!ops_.get(kBoolElement, element, &b, 0, fault_)) return element_failed(i);
-            ops.set_bool(p, i, b);
+            ops.set_bool(in.type, p, i, b);
             return true;
           }
-          return run(in.a, static_cast<std::uint8_t*>(ops.data(p)) + i * stride, element) ||
+          return run(in.a, static_cast<std::uint8_t*>(ops.data(in.type, p)) + i * stride,
+                     element) ||
                  element_failed(i);
         },
         [&](std::size_t n) {
-          if (n != have) ops.resize(p, n);
+          if (n != have) ops.resize(in.type, p, n);
           return true;
         });
   }
@@ -531,7 +534,7 @@ class Reader : Walk {
     const std::uint32_t min_entry =
         plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
     if (!ops_.begin_list(in, v, min_entry, &it, &count, fault_)) return false;
-    ops.clear(p);
+    ops.clear(in.type, p);
     const TypeDesc& key_type = in.type->key->resolved();
     const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
     for (std::uint64_t i = 0;; ++i) {
@@ -550,7 +553,7 @@ class Reader : Walk {
       }
       // The key's text is only made on failure: it is part of the path, not of the work.
       const void* stored_key = nullptr;
-      void* target = ops.insert(p, key.get(), &stored_key);
+      void* target = ops.insert(in.type, p, key.get(), &stored_key);
       if (!target) {
         path_.push_back(key_text(key_type, key.get()));
         return fault_.set(Errc::duplicate_key, "the key appears twice", at);

@@ -41,15 +41,15 @@ bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* ty
   if (id >= ctx->refs.size()) return false;
   const ReadContext::SharedObject& r = ctx->refs[id];
   if (r.holder->shared_ops != type->shared_ops) return false;  // an object of another layout
-  type->shared_ops->assign(holder, r.object);
+  type->shared_ops->assign(type, holder, r.object);
   return true;
 }
 
 void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
                            std::uint32_t identity) {
-  void* object = type->shared_ops->emplace(holder);
+  void* object = type->shared_ops->emplace(type, holder);
   // Registered before its fields are read: they may refer back to it.
-  if (identity) ctx->refs.push_back({type->shared_ops->share(holder), type});
+  if (identity) ctx->refs.push_back({type->shared_ops->share(type, holder), type});
   return object;
 }
 

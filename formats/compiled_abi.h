@@ -147,9 +147,9 @@ bool jitser_rt_missing(const FieldDesc* field, void* slot);
 /// and, for values whose size is known only by walking them, with a WriteSpan of their own:
 ///
 ///   write_value(ctx, cursor, limit, const Value*)
-///   write_map(ctx, cursor, limit, const void* map, const MapOps*, u32 enc, WriteFn key,
+///   write_map(ctx, cursor, limit, const void* map, const TypeDesc*, u32 enc, WriteFn key,
 ///             WriteFn value)
-///   write_bool_list(ctx, cursor, limit, const void* list, const ListOps*, u64 n)  the elements
+///   write_bool_list(ctx, cursor, limit, const void* list, const TypeDesc*, u64 n)  the elements
 ///
 /// A reader works on Slots (formats/ops.h) that only the format reads: a value, an iterator, or
 /// in positional formats the input left, from which fields and elements are read in turn. Each
@@ -162,7 +162,7 @@ bool jitser_rt_missing(const FieldDesc* field, void* slot);
 ///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
 ///                                  (a value that does not fit `width` bytes fails)
 ///   get_float(Slot*, float* out)   get_double(Slot*, double* out)
-///   get_string(Slot*, std::string* out)   get_bytes(Slot*, void* list, const ListOps*)
+///   get_string(Slot*, std::string* out)   get_bytes(Slot*, void* list, const TypeDesc*)
 ///   get_text(Slot*, const char** data, size_t* n)   (formats reading enums by name: the text,
 ///                                  with 8 bytes readable past it)
 ///   get_decimal(Slot*, Decimal*)   get_time(Slot*, i64* ticks, u32 unit, u32 is_duration)
@@ -179,7 +179,7 @@ bool jitser_rt_missing(const FieldDesc* field, void* slot);
 /// A raw key is readable 8 bytes past the length of any PlanField::match it is compared with.
 /// And, out of line:
 ///
-///   read_value(ctx, Slot*, Value*)   read_bool_list(Slot*, void* list, const ListOps*, u32 enc)
+///   read_value(ctx, Slot*, Value*)   read_bool_list(Slot*, void* list, const TypeDesc*, u32 enc)
 ///   read_map(ctx, Slot*, void* map, const TypeDesc*, const Instr* key, u32 enc, u32 min_entry,
 ///            SlotReadFn key, SlotReadFn value)
 

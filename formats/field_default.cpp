@@ -54,13 +54,13 @@ bool apply_missing(const FieldDesc& field, void* slot) {
   if (has_default) return true;
   switch (t.kind) {
     case Kind::Optional:
-    case Kind::UniquePtr: t.nullable_ops->reset(slot); return true;
-    case Kind::SharedPtr: t.shared_ops->reset(slot); return true;
+    case Kind::UniquePtr: t.nullable_ops->reset(&t, slot); return true;
+    case Kind::SharedPtr: t.shared_ops->reset(&t, slot); return true;
     default: break;
   }
   if (!field.nullable || !t.value_ops) return false;
-  t.value_ops->destroy(slot);
-  t.value_ops->construct(slot);
+  t.value_ops->destroy(&t, slot);
+  t.value_ops->construct(&t, slot);
   return true;
 }
 
@@ -98,11 +98,11 @@ bool empty_chain(const TypeDesc& declared, const void* at, bool held) {
   switch (t.kind) {
     case Kind::Optional:
     case Kind::UniquePtr: {
-      const void* v = t.nullable_ops->get(at);
+      const void* v = t.nullable_ops->get(&t, at);
       return !v || empty_chain(*t.element, v, true);
     }
     case Kind::SharedPtr: {
-      const void* v = t.shared_ops->get(at);
+      const void* v = t.shared_ops->get(&t, at);
       return !v || empty_chain(*t.element, v, true);
     }
     case Kind::Dynamic: return held && static_cast<const Value*>(at)->is_null();

@@ -163,7 +163,7 @@ class ReadEmitter : public EmitterBase {
         return;
       case Op::String: check("get_string", {ptr_, ptr_}, {slot, p}, 0); return;
       case Op::Bytes:
-        check("get_bytes", {ptr_, ptr_, ptr_}, {slot, p, const_ptr(in.type->list_ops)}, 0);
+        check("get_bytes", {ptr_, ptr_, ptr_}, {slot, p, const_ptr(in.type)}, 0);
         return;
       case Op::Enum:
         if (format_.enum_text) {
@@ -217,11 +217,12 @@ class ReadEmitter : public EmitterBase {
     b_.CreateCondBr(b_.CreateICmpNE(is_null, c8(0)), null, some);
     b_.SetInsertPoint(null);
     call_host(reinterpret_cast<const void*>(ops->reset),
-              FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
+              {const_ptr(in.type), p});
     b_.CreateBr(done);
     b_.SetInsertPoint(some);
     Value* held = call_host(reinterpret_cast<const void*>(ops->fill),
-                            FunctionType::get(ptr_, {ptr_}, false), {p});
+                            FunctionType::get(ptr_, {ptr_, ptr_}, false), {const_ptr(in.type), p});
     enter(context);
     call_routine(in.a, slot, held);
     leave(context);
@@ -245,7 +246,8 @@ class ReadEmitter : public EmitterBase {
     if (plan_.traits.shared_identity) sw->addCase(c32(kSharedEarlier), earlier);
     b_.SetInsertPoint(null);
     call_host(reinterpret_cast<const void*>(in.type->shared_ops->reset),
-              FunctionType::get(Type::getVoidTy(ctx_), {ptr_}, false), {p});
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
+              {const_ptr(in.type), p});
     b_.CreateBr(done);
     if (plan_.traits.shared_identity) {
       b_.SetInsertPoint(earlier);
@@ -302,18 +304,19 @@ class ReadEmitter : public EmitterBase {
     Value* context = fn_->getArg(0);
     const ListOps* ops = in.type->list_ops;
     const std::uint64_t stride = element_of(in).size;
-    FunctionType* resize_type = FunctionType::get(Type::getVoidTy(ctx_), {ptr_, i64_}, false);
+    FunctionType* resize_type = FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false);
+    Value* type = const_ptr(in.type);
     const void* resize = reinterpret_cast<const void*>(ops->resize);
     enter(context);
     if (!ops->data) {  // std::vector<bool>
-      check("read_bool_list", {ptr_, ptr_, ptr_, i32_}, {slot, p, const_ptr(ops), c32(in.enc)}, 0);
+      check("read_bool_list", {ptr_, ptr_, ptr_, i32_}, {slot, p, type, c32(in.enc)}, 0);
       leave(context);
       return;
     }
     Value* iterator = new_slot("list");
     Value* n = begin_list(in, slot, iterator);
     if (counted_) {
-      call_host(resize, resize_type, {p, n});
+      call_host(resize, resize_type, {type, p, n});
       each_of(load(ptr_, p, 0), stride, n,
               [&](Value* element) { call_routine(in.a, slot, element); });
       leave(context);
@@ -336,7 +339,7 @@ class ReadEmitter : public EmitterBase {
       Value* doubled = b_.CreateMul(b_.CreateLoad(i64_, have), c64(2));
       Value* wanted = b_.CreateAdd(i, c64(1));
       call_host(resize, resize_type,
-                {p, b_.CreateSelect(b_.CreateICmpUGT(doubled, wanted), doubled, wanted)});
+                {type, p, b_.CreateSelect(b_.CreateICmpUGT(doubled, wanted), doubled, wanted)});
       b_.CreateStore(size(), have);
       b_.CreateBr(ready);
       b_.SetInsertPoint(ready);
@@ -344,7 +347,7 @@ class ReadEmitter : public EmitterBase {
       call_routine(in.a, element, target);
       b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
     });
-    call_host(resize, resize_type, {p, b_.CreateLoad(i64_, count)});
+    call_host(resize, resize_type, {type, p, b_.CreateLoad(i64_, count)});
     leave(context);
   }
 

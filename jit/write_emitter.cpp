@@ -346,13 +346,14 @@ class WriteEmitter : public WriterBase {
         const ListOps* ops = in.type->list_ops;
         const std::uint64_t stride = element_of(in).size;
         if (!ops->data) {  // std::vector<bool>
-          Value* n = call_host(reinterpret_cast<const void*>(ops->size),
-                               FunctionType::get(i64_, {ptr_}, false), {slot});
+          Value* n =
+              call_host(reinterpret_cast<const void*>(ops->size),
+                        FunctionType::get(i64_, {ptr_, ptr_}, false), {const_ptr(in.type), slot});
           list(in, n, [&] {
             checked_span(b_.CreateCall(
                 helper(kernel("write_bool_list").c_str(), span_,
                        {ptr_, ptr_, ptr_, ptr_, ptr_, i64_}),
-                {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(ops), n}));
+                {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type), n}));
           });
           return;
         }
@@ -374,11 +375,11 @@ class WriteEmitter : public WriterBase {
         return;
       case Op::Map:
         enter(context);  // a level of nesting, empty or not
-        checked_span(b_.CreateCall(
-            helper(kernel("write_map").c_str(), span_,
-                   {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_}),
-            {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type->map_ops),
-             c32(in.enc), routines_[in.a], routines_[in.b]}));
+        checked_span(
+            b_.CreateCall(helper(kernel("write_map").c_str(), span_,
+                                 {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_}),
+                          {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type),
+                           c32(in.enc), routines_[in.a], routines_[in.b]}));
         leave(context);
         return;
       default: return;

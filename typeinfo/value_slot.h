@@ -11,20 +11,20 @@ namespace jitser {
 
 class ValueSlot {
  public:
-  explicit ValueSlot(const TypeDesc& type) : ops_(*type.value_ops) {
+  explicit ValueSlot(const TypeDesc& type) : type_(type) {
     if (type.size > sizeof(storage_) || type.align > alignof(std::max_align_t)) {
       heap_ = std::make_unique<std::max_align_t[]>((type.size + sizeof(std::max_align_t) - 1) /
                                                    sizeof(std::max_align_t));
     }
-    ops_.construct(get());
+    type_.value_ops->construct(&type_, get());
   }
-  ~ValueSlot() { ops_.destroy(get()); }
+  ~ValueSlot() { type_.value_ops->destroy(&type_, get()); }
   ValueSlot(const ValueSlot&) = delete;
   ValueSlot& operator=(const ValueSlot&) = delete;
   void* get() { return heap_ ? static_cast<void*>(heap_.get()) : static_cast<void*>(storage_); }
 
  private:
-  const ValueOps& ops_;
+  const TypeDesc& type_;
   alignas(std::max_align_t) unsigned char storage_[64];
   std::unique_ptr<std::max_align_t[]> heap_;
 };

@@ -29,30 +29,31 @@ WriteSpan jitser_binary_write_value(WriteContext* ctx, std::uint8_t* cursor, std
 }
 
 WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
-                                        std::uint8_t* limit, const void* list, const ListOps* ops,
+                                        std::uint8_t* limit, const void* list, const TypeDesc* type,
                                         std::size_t n) {
   WriteSpan span{cursor, limit};
   if (static_cast<std::size_t>(limit - cursor) < n) span = jitser_rt_grow(ctx, cursor, n);
-  for (std::size_t i = 0; i < n; ++i) span.cursor[i] = ops->get_bool(list, i);
+  for (std::size_t i = 0; i < n; ++i) span.cursor[i] = type->list_ops->get_bool(type, list, i);
   span.cursor += n;
   return span;
 }
 
 WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                  const void* map, const MapOps* ops, std::uint32_t header,
+                                  const void* map, const TypeDesc* type, std::uint32_t header,
                                   WriteFn key, WriteFn value) {
   WriteSpan span{cursor, limit};
-  const std::size_t n = ops->size(map);
+  const MapOps& ops = *type->map_ops;
+  const std::size_t n = ops.size(type, map);
   if (static_cast<std::size_t>(limit - cursor) < wire::kMaxVarintBytes + 1)
     span = jitser_rt_grow(ctx, cursor, wire::kMaxVarintBytes + 1);
   span.cursor = wire::put_varuint(span.cursor, n);
   if (n == 0) return span;
   *span.cursor++ = static_cast<std::uint8_t>(header);
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
-  ops->begin(map, iterator);
+  ops.begin(type, map, iterator);
   const void* k;
   const void* v;
-  while (ops->next(iterator, &k, &v)) {
+  while (ops.next(type, iterator, &k, &v)) {
     span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
     if (!span.cursor) return span;
     span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
@@ -67,23 +68,24 @@ bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n) 
   return true;
 }
 
-void jitser_binary_assign_bytes(void* list, const ListOps* ops, const std::uint8_t* p,
+void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
                                 std::size_t n) {
-  ops->resize(list, n);
-  if (n) std::memcpy(ops->data(list), p, n);
+  type->list_ops->resize(type, list, n);
+  if (n) std::memcpy(type->list_ops->data(type, list), p, n);
 }
 
-bool jitser_binary_read_bool_list(Slot* s, void* list, const ListOps* ops, std::uint32_t header) {
+bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header) {
+  const ListOps& ops = *type->list_ops;
   binary::Input& in = binary::input(s);
   std::uint64_t n = 0;
   std::uint8_t h = 0;
   if (!binary::count(in, 1, n)) return false;
   if (n && (!binary::byte(in, h) || h != header)) return false;
   if (static_cast<std::size_t>(in.end - in.p) < n) return false;  // the header was counted
-  ops->resize(list, n);
+  ops.resize(type, list, n);
   for (std::size_t i = 0; i < n; ++i) {
     if (in.p[i] > 1) return false;
-    ops->set_bool(list, i, in.p[i]);
+    ops.set_bool(type, list, i, in.p[i]);
   }
   in.p += n;
   return true;
@@ -106,13 +108,13 @@ bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc
   std::uint8_t h = 0;
   if (!binary::count(in, min_entry, n)) return false;
   if (n && (!binary::byte(in, h) || h != header)) return false;
-  ops.clear(map);
+  ops.clear(type, map);
   const TypeDesc& key_type = type->key->resolved();
   for (std::uint64_t i = 0; i < n; ++i) {
     ValueSlot slot(key_type);
     if (!key(ctx, s, static_cast<std::uint8_t*>(slot.get()))) return false;
     const void* stored_key = nullptr;
-    void* v = ops.insert(map, slot.get(), &stored_key);
+    void* v = ops.insert(type, map, slot.get(), &stored_key);
     if (!v || !value(ctx, s, static_cast<std::uint8_t*>(v))) return false;
   }
   return true;

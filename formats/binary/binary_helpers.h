@@ -44,7 +44,7 @@ bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, st
 bool jitser_binary_get_float(Slot* s, float* out);
 bool jitser_binary_get_double(Slot* s, double* out);
 bool jitser_binary_get_string(Slot* s, std::string* out);
-bool jitser_binary_get_bytes(Slot* s, void* list, const ListOps* ops);
+bool jitser_binary_get_bytes(Slot* s, void* list, const TypeDesc* type);
 bool jitser_binary_get_enum(Slot* s, std::int64_t* out);
 bool jitser_binary_get_decimal(Slot* s, Decimal* d);
 bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
@@ -58,12 +58,12 @@ bool jitser_binary_begin_list(Slot* s, Slot* iterator, std::uint64_t* n, std::ui
 WriteSpan jitser_binary_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                     const void* value);
 WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
-                                        std::uint8_t* limit, const void* list, const ListOps* ops,
+                                        std::uint8_t* limit, const void* list, const TypeDesc* type,
                                         std::size_t n);
 WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                  const void* map, const MapOps* ops, std::uint32_t header,
+                                  const void* map, const TypeDesc* type, std::uint32_t header,
                                   WriteFn key, WriteFn value);
-bool jitser_binary_read_bool_list(Slot* s, void* list, const ListOps* ops, std::uint32_t header);
+bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header);
 bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value);
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr* key, std::uint32_t header, std::uint32_t min_entry,
@@ -73,7 +73,7 @@ bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc
 /// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
 bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n);
 /// Resizes the byte vector at `list` to n and copies n bytes at p into it.
-void jitser_binary_assign_bytes(void* list, const ListOps* ops, const std::uint8_t* p,
+void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
                                 std::size_t n);
 }
 

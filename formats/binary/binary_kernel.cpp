@@ -199,11 +199,11 @@ bool jitser_binary_get_string(Slot* s, std::string* out) {
   return true;
 }
 
-bool jitser_binary_get_bytes(Slot* s, void* list, const ListOps* ops) {
+bool jitser_binary_get_bytes(Slot* s, void* list, const TypeDesc* type) {
   Input& in = input(s);
   std::uint64_t n = 0;
   if (!binary::count(in, 1, n)) return false;
-  jitser_binary_assign_bytes(list, ops, in.p, n);
+  jitser_binary_assign_bytes(list, type, in.p, n);
   in.p += n;
   return true;
 }

@@ -56,9 +56,9 @@ class BinaryWriter final : public FormatWriter {
       }
       case Op::Bytes: {
         const ListOps& ops = *in.type->list_ops;
-        const std::size_t n = ops.size(p);
+        const std::size_t n = ops.size(in.type, p);
         varuint(out, n);
-        out.append(ops.data(const_cast<void*>(p)), n);  // data() is only read
+        out.append(ops.data(in.type, const_cast<void*>(p)), n);  // data() is only read
         return true;
       }
       case Op::Enum: {
@@ -213,8 +213,8 @@ class BinaryReader final : public FormatReader {
       case Op::Bytes: {
         std::uint64_t n;
         if (!count(f, 1, n)) return false;
-        in.type->list_ops->resize(p, n);
-        if (n) std::memcpy(in.type->list_ops->data(p), p_, n);
+        in.type->list_ops->resize(in.type, p, n);
+        if (n) std::memcpy(in.type->list_ops->data(in.type, p), p_, n);
         p_ += n;
         return true;
       }

@@ -94,11 +94,11 @@ WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::
 
 // The elements, between the brackets the emitter writes.
 WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                      const void* list, const ListOps* ops, std::uint64_t n) {
+                                      const void* list, const TypeDesc* type, std::uint64_t n) {
   WriteSpan span = room(ctx, cursor, limit, 6 * n);  // "false," per element
   for (std::size_t i = 0; i < n; ++i) {
     if (i) span = put(span, ',');
-    const std::string_view word = ops->get_bool(list, i) ? "true" : "false";
+    const std::string_view word = type->list_ops->get_bool(type, list, i) ? "true" : "false";
     std::memcpy(span.cursor, word.data(), word.size());
     span.cursor += word.size();
   }
@@ -106,15 +106,16 @@ WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, s
 }
 
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                const void* map, const MapOps* ops, std::uint32_t, WriteFn key,
+                                const void* map, const TypeDesc* type, std::uint32_t, WriteFn key,
                                 WriteFn value) {
   WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
-  ops->begin(map, iterator);
+  const MapOps& ops = *type->map_ops;
+  ops.begin(type, map, iterator);
   const void* k;
   const void* v;
   bool first = true;
-  while (ops->next(iterator, &k, &v)) {
+  while (ops.next(type, iterator, &k, &v)) {
     if (!first) span = put(room(ctx, span.cursor, span.limit, 1), ',');
     first = false;
     span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
@@ -140,8 +141,8 @@ void jitser_json_assign_string(void* s, const char* data, std::size_t n) {
   static_cast<std::string*>(s)->assign(data, n);
 }
 
-bool jitser_json_get_bytes(json::Slot* value, void* list, const ListOps* ops) {
-  return json::read_base64(value, list, *ops) == Errc::ok;
+bool jitser_json_get_bytes(json::Slot* value, void* list, const TypeDesc* type) {
+  return json::read_base64(value, list, type) == Errc::ok;
 }
 
 bool jitser_json_get_decimal(json::Slot* value, Decimal* d) {
@@ -166,10 +167,12 @@ bool jitser_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
                           ctx->max_depth - ctx->depth, &at) == Errc::ok;
 }
 
-bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* ops, std::uint32_t) {
+bool jitser_json_read_bool_list(json::Slot* value, void* list, const TypeDesc* type,
+                                std::uint32_t) {
+  const ListOps& ops = *type->list_ops;
   json::Slot it, element;
   if (json::begin_array(value, &it) != Errc::ok) return false;
-  std::size_t have = ops->size(list);
+  std::size_t have = ops.size(type, list);
   std::size_t count = 0;
   for (;;) {
     bool more = false;
@@ -178,12 +181,12 @@ bool jitser_json_read_bool_list(json::Slot* value, void* list, const ListOps* op
     bool b = false;
     if (json::get_bool(&element, &b) != Errc::ok) return false;
     if (count >= have) {
-      ops->resize(list, std::max<std::size_t>(count + 1, have * 2));
-      have = ops->size(list);
+      ops.resize(type, list, std::max<std::size_t>(count + 1, have * 2));
+      have = ops.size(type, list);
     }
-    ops->set_bool(list, count++, b);
+    ops.set_bool(type, list, count++, b);
   }
-  ops->resize(list, count);
+  ops.resize(type, list, count);
   return true;
 }
 
@@ -194,7 +197,7 @@ bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const 
   const MapOps& ops = *type->map_ops;
   json::Slot it, field;
   if (json::begin_object(value, &it) != Errc::ok) return false;
-  ops.clear(map);
+  ops.clear(type, map);
   const TypeDesc& key_type = type->key->resolved();
   for (;;) {
     bool more = false;
@@ -206,7 +209,7 @@ bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const 
     ValueSlot slot(key_type);
     if (json::read_key(*key, text, slot.get()) != Errc::ok) return false;
     const void* stored_key = nullptr;
-    void* at = ops.insert(map, slot.get(), &stored_key);
+    void* at = ops.insert(type, map, slot.get(), &stored_key);
     if (!at || !read_value(ctx, &field, static_cast<std::uint8_t*>(at))) return false;
   }
 }

@@ -54,18 +54,18 @@ std::uint8_t* jitser_json_put_time(std::uint8_t* out, std::int64_t ticks, std::u
 WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                   const void* value);
 WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                      const void* list, const ListOps* ops, std::uint64_t n);
+                                      const void* list, const TypeDesc* type, std::uint64_t n);
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
-                                const void* map, const MapOps* ops, std::uint32_t enc, WriteFn key,
-                                WriteFn value);
+                                const void* map, const TypeDesc* type, std::uint32_t enc,
+                                WriteFn key, WriteFn value);
 std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,
                                     std::uint32_t n);
-bool jitser_json_get_bytes(Slot* value, void* list, const ListOps* ops);
+bool jitser_json_get_bytes(Slot* value, void* list, const TypeDesc* type);
 bool jitser_json_get_decimal(Slot* value, Decimal* d);
 bool jitser_json_get_time(Slot* value, std::int64_t* out, std::uint32_t unit,
                           std::uint32_t duration);
 bool jitser_json_read_value(ReadContext* ctx, Slot* value, void* p);
-bool jitser_json_read_bool_list(Slot* value, void* list, const ListOps* ops, std::uint32_t enc);
+bool jitser_json_read_bool_list(Slot* value, void* list, const TypeDesc* type, std::uint32_t enc);
 bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDesc* type,
                           const Instr* key, std::uint32_t enc, std::uint32_t min_entry,
                           SlotReadFn read_key, SlotReadFn read_value);

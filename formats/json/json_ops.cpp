@@ -80,8 +80,9 @@ class JsonWriter final : public FormatWriter {
       }
       case Op::Bytes: {
         const ListOps& ops = *in.type->list_ops;
-        const std::size_t n = ops.size(p);
-        const auto* data = static_cast<const std::uint8_t*>(ops.data(const_cast<void*>(p)));
+        const std::size_t n = ops.size(in.type, p);
+        const auto* data =
+            static_cast<const std::uint8_t*>(ops.data(in.type, const_cast<void*>(p)));
         return put(out, json::base64_bound(n),
                    [&](char* o) { return json::put_base64(o, data, n); });
       }
@@ -220,7 +221,7 @@ class JsonReader final : public FormatReader {
         return true;
       }
       case Op::Bytes: {
-        const Errc e = json::read_base64(v, p, *in.type->list_ops);
+        const Errc e = json::read_base64(v, p, in.type);
         if (e == Errc::invalid_base64) {
           return fail(f, e, "not base64 (RFC 4648, with padding)", doc_.offset(v));
         }

@@ -282,15 +282,16 @@ Errc next_element(Slot* iterator, bool* more, Slot* value) {
   return slot::next_element(iterator, more, value);
 }
 
-Errc read_base64(Slot* value, void* list, const ListOps& ops) {
+Errc read_base64(Slot* value, void* list, const TypeDesc* type) {
+  const ListOps& ops = *type->list_ops;
   std::string_view text;
   if (Errc e = json::get_string(value, &text); e != Errc::ok) return e;
-  ops.resize(list, base64_decoded_size(text.size()));
+  ops.resize(type, list, base64_decoded_size(text.size()));
   std::size_t n = 0;
-  if (!decode_base64(text, static_cast<std::uint8_t*>(ops.data(list)), &n)) {
+  if (!decode_base64(text, static_cast<std::uint8_t*>(ops.data(type, list)), &n)) {
     return Errc::invalid_base64;
   }
-  ops.resize(list, n);
+  ops.resize(type, list, n);
   return Errc::ok;
 }
 

@@ -88,7 +88,7 @@ Errc get_number_text(Slot* value, std::string_view* out);
 // Typed reads both tiers make. Each fails with the code of the get_* call beneath it for a
 // value of another JSON type, or as it says.
 /// A base64 string into bytes; invalid_base64 for anything but RFC 4648 with padding.
-Errc read_base64(Slot* value, void* list, const ListOps& ops);
+Errc read_base64(Slot* value, void* list, const TypeDesc* type);
 /// A number with every digit; out_of_range when they do not fit 64 bits, or the scale 32.
 Errc read_decimal(Slot* value, Decimal* out);
 /// An RFC 3339 timestamp, or a duration ("1.5s"), as ticks of `unit`; out_of_range when it is

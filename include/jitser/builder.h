@@ -122,8 +122,8 @@ concept UnsupportedStandardClass = requires {
 template <class T>
 const ValueOps* value_ops_for() {
   static constexpr ValueOps ops{
-      [](void* at) { ::new (at) T(); },
-      [](void* at) { static_cast<T*>(at)->~T(); },
+      [](const TypeDesc*, void* at) { ::new (at) T(); },
+      [](const TypeDesc*, void* at) { static_cast<T*>(at)->~T(); },
   };
   return &ops;
 }
@@ -133,18 +133,20 @@ const ListOps* list_ops_for() {
   using E = typename V::value_type;
   if constexpr (std::is_same_v<E, bool>) {
     static constexpr ListOps ops{
-        [](const void* l) { return static_cast<const V*>(l)->size(); },
+        [](const TypeDesc*, const void* l) { return static_cast<const V*>(l)->size(); },
         nullptr,
-        [](void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
-        [](const void* l, std::size_t i) -> bool { return (*static_cast<const V*>(l))[i]; },
-        [](void* l, std::size_t i, bool b) { (*static_cast<V*>(l))[i] = b; },
+        [](const TypeDesc*, void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
+        [](const TypeDesc*, const void* l, std::size_t i) -> bool {
+          return (*static_cast<const V*>(l))[i];
+        },
+        [](const TypeDesc*, void* l, std::size_t i, bool b) { (*static_cast<V*>(l))[i] = b; },
     };
     return &ops;
   } else {
     static constexpr ListOps ops{
-        [](const void* l) { return static_cast<const V*>(l)->size(); },
-        [](void* l) -> void* { return static_cast<V*>(l)->data(); },
-        [](void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
+        [](const TypeDesc*, const void* l) { return static_cast<const V*>(l)->size(); },
+        [](const TypeDesc*, void* l) -> void* { return static_cast<V*>(l)->data(); },
+        [](const TypeDesc*, void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
         nullptr,
         nullptr,
     };
@@ -157,11 +159,11 @@ template <class H>
 const NullableOps* nullable_ops_for() {
   using E = std::remove_reference_t<decltype(*std::declval<H&>())>;
   static constexpr NullableOps ops{
-      [](const void* h) -> const void* {
+      [](const TypeDesc*, const void* h) -> const void* {
         const H& holder = *static_cast<const H*>(h);
         return holder ? static_cast<const void*>(&*holder) : nullptr;
       },
-      [](void* h) -> void* {
+      [](const TypeDesc*, void* h) -> void* {
         H& holder = *static_cast<H*>(h);
         if (holder) return &*holder;
         if constexpr (std::is_same_v<H, std::optional<E>>) {
@@ -171,7 +173,7 @@ const NullableOps* nullable_ops_for() {
           return holder.get();
         }
       },
-      [](void* h) { static_cast<H*>(h)->reset(); },
+      [](const TypeDesc*, void* h) { static_cast<H*>(h)->reset(); },
   };
   return &ops;
 }
@@ -180,20 +182,22 @@ template <class E>
 const SharedOps* shared_ops_for() {
   using H = std::shared_ptr<E>;
   static constexpr SharedOps ops{
-      [](const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
-      [](void* h) -> void* {
+      [](const TypeDesc*, const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
+      [](const TypeDesc*, void* h) -> void* {
         H& holder = *static_cast<H*>(h);
         holder = std::make_shared<E>();
         return holder.get();
       },
-      [](void* h) { static_cast<H*>(h)->reset(); },
-      [](const void* h) -> std::shared_ptr<void> { return *static_cast<const H*>(h); },
-      [](void* h, const std::shared_ptr<void>& object) {
+      [](const TypeDesc*, void* h) { static_cast<H*>(h)->reset(); },
+      [](const TypeDesc*, const void* h) -> std::shared_ptr<void> {
+        return *static_cast<const H*>(h);
+      },
+      [](const TypeDesc*, void* h, const std::shared_ptr<void>& object) {
         *static_cast<H*>(h) = std::static_pointer_cast<E>(object);
       },
       // E() rather than E{}: GCC 12 stops with an internal error on aggregate initialization
       // of some structs that hold containers of themselves (found by the random-schema test).
-      [](void* object) { *static_cast<E*>(object) = E(); },
+      [](const TypeDesc*, void* object) { *static_cast<E*>(object) = E(); },
   };
   return &ops;
 }
@@ -209,19 +213,19 @@ const MapOps* map_ops_for() {
   static_assert(sizeof(Cursor) <= kMapIteratorSize && std::is_trivially_destructible_v<Cursor>,
                 "jitser: this map's iterator does not fit the in-place iterator slot");
   static constexpr MapOps ops{
-      [](const void* m) { return static_cast<const M*>(m)->size(); },
-      [](void* m) { static_cast<M*>(m)->clear(); },
-      [](void* m, void* key, const void** stored_key) -> void* {
+      [](const TypeDesc*, const void* m) { return static_cast<const M*>(m)->size(); },
+      [](const TypeDesc*, void* m) { static_cast<M*>(m)->clear(); },
+      [](const TypeDesc*, void* m, void* key, const void** stored_key) -> void* {
         auto [it, inserted] = static_cast<M*>(m)->try_emplace(std::move(*static_cast<K*>(key)));
         if (!inserted) return nullptr;
         *stored_key = &it->first;
         return &it->second;
       },
-      [](const void* m, void* iterator) {
+      [](const TypeDesc*, const void* m, void* iterator) {
         const M& map = *static_cast<const M*>(m);
         ::new (iterator) Cursor{map.begin(), map.end()};
       },
-      [](void* iterator, const void** key, const void** value) -> bool {
+      [](const TypeDesc*, void* iterator, const void** key, const void** value) -> bool {
         Cursor& c = *std::launder(static_cast<Cursor*>(iterator));
         if (c.at == c.end) return false;
         *key = &c.at->first;

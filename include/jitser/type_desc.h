@@ -62,62 +62,66 @@ struct Decimal {
   friend bool operator==(const Decimal&, const Decimal&) = default;
 };
 
-// Operations on values whose layout belongs to the standard library. Each table is a set of
-// plain function pointers; a null pointer means the operation does not apply.
+struct TypeDesc;
+
+// Operations on values whose layout belongs to the standard library, or to jitser for types
+// with no C++ definition. Each table is a set of plain function pointers; a null pointer means
+// the operation does not apply. Every operation gets the descriptor of the value it works on,
+// `type`, from which a table shared by many types learns its element's size and operations;
+// the tables the template builder makes ignore it.
 
 /// Default-construct and destroy a value in place (used for temporaries such as map keys).
 struct ValueOps {
-  void (*construct)(void* at);
-  void (*destroy)(void* at);
+  void (*construct)(const TypeDesc* type, void* at);
+  void (*destroy)(const TypeDesc* type, void* at);
 };
 
 /// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool.
 struct ListOps {
-  std::size_t (*size)(const void* list);
-  void* (*data)(void* list);
-  void (*resize)(void* list, std::size_t n);
-  bool (*get_bool)(const void* list, std::size_t i);
-  void (*set_bool)(void* list, std::size_t i, bool value);
+  std::size_t (*size)(const TypeDesc* type, const void* list);
+  void* (*data)(const TypeDesc* type, void* list);
+  void (*resize)(const TypeDesc* type, void* list, std::size_t n);
+  bool (*get_bool)(const TypeDesc* type, const void* list, std::size_t i);
+  void (*set_bool)(const TypeDesc* type, void* list, std::size_t i, bool value);
 };
 
 /// std::optional<T> and std::unique_ptr<T>: something that holds zero or one value.
 struct NullableOps {
-  const void* (*get)(const void* holder);  // null when empty
+  const void* (*get)(const TypeDesc* type, const void* holder);  // null when empty
   // The held value for a reader to fill, default-constructed first when there is none. Readers
   // overwrite every field of a used value, so one that is there keeps its strings' and
   // containers' storage, as a used root object does.
-  void* (*fill)(void* holder);
-  void (*reset)(void* holder);
+  void* (*fill)(const TypeDesc* type, void* holder);
+  void (*reset)(const TypeDesc* type, void* holder);
 };
 
 /// std::shared_ptr<T>. `share`/`assign` move ownership through a type-erased shared_ptr so a
 /// reference read later can point at an object read earlier.
 struct SharedOps {
-  const void* (*get)(const void* holder);
-  void* (*emplace)(void* holder);
-  void (*reset)(void* holder);
-  std::shared_ptr<void> (*share)(const void* holder);
-  void (*assign)(void* holder, const std::shared_ptr<void>& object);
-  void (*clear_object)(void* object);  // assign T{}: drops the object's own references
+  const void* (*get)(const TypeDesc* type, const void* holder);
+  void* (*emplace)(const TypeDesc* type, void* holder);
+  void (*reset)(const TypeDesc* type, void* holder);
+  std::shared_ptr<void> (*share)(const TypeDesc* type, const void* holder);
+  void (*assign)(const TypeDesc* type, void* holder, const std::shared_ptr<void>& object);
+  // assign T{}: drops the object's own references
+  void (*clear_object)(const TypeDesc* type, void* object);
 };
 
 /// Map iteration uses a small in-place iterator so neither tier allocates to walk a map.
 inline constexpr std::size_t kMapIteratorSize = 32;
 struct MapOps {
-  std::size_t (*size)(const void* map);
-  void (*clear)(void* map);
+  std::size_t (*size)(const TypeDesc* type, const void* map);
+  void (*clear)(const TypeDesc* type, void* map);
   // Moves *key into the map and returns the default-constructed value to fill, with the key's
   // place in the map in *stored_key; returns null, leaving *key alone, when it was there already.
-  void* (*insert)(void* map, void* key, const void** stored_key);
-  void (*begin)(const void* map, void* iterator);
-  bool (*next)(void* iterator, const void** key, const void** value);
+  void* (*insert)(const TypeDesc* type, void* map, void* key, const void** stored_key);
+  void (*begin)(const TypeDesc* type, const void* map, void* iterator);
+  bool (*next)(const TypeDesc* type, void* iterator, const void** key, const void** value);
 };
 
 /// A field's default, applied by formats that may omit fields.
 using DefaultValue =
     std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
-
-struct TypeDesc;
 
 /// An owning, deep-copying pointer to a nested TypeDesc (element, key): descriptors are values.
 class JITSER_API TypeBox {

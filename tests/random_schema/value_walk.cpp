@@ -231,12 +231,12 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
       break;
     case Kind::List: {
       const std::size_t n = random_count(rng, depth, options);
-      t.list_ops->resize(at, n);
+      t.list_ops->resize(&t, at, n);
       if (!t.list_ops->data) {
-        for (std::size_t i = 0; i < n; ++i) t.list_ops->set_bool(at, i, chance(rng, 50));
+        for (std::size_t i = 0; i < n; ++i) t.list_ops->set_bool(&t, at, i, chance(rng, 50));
         break;
       }
-      char* data = static_cast<char*>(t.list_ops->data(at));
+      char* data = static_cast<char*>(t.list_ops->data(&t, at));
       for (std::size_t i = 0; i < n; ++i) {
         fill_at(*t.element, data + i * element_size(t), rng, depth + 1, options);
       }
@@ -250,30 +250,30 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
     case Kind::Optional:
     case Kind::UniquePtr:
       if (depth >= options.max_depth || chance(rng, 30)) {
-        t.nullable_ops->reset(at);
+        t.nullable_ops->reset(&t, at);
       } else {
-        fill_at(*t.element, t.nullable_ops->fill(at), rng, depth + 1, options);
+        fill_at(*t.element, t.nullable_ops->fill(&t, at), rng, depth + 1, options);
       }
       break;
     case Kind::SharedPtr:
       if (depth >= options.max_depth || chance(rng, 30)) {
-        t.shared_ops->reset(at);
+        t.shared_ops->reset(&t, at);
       } else {
-        fill_at(*t.element, t.shared_ops->emplace(at), rng, depth + 1, options);
+        fill_at(*t.element, t.shared_ops->emplace(&t, at), rng, depth + 1, options);
       }
       break;
     case Kind::Map: {
-      t.map_ops->clear(at);
+      t.map_ops->clear(&t, at);
       const TypeDesc& key = t.key->resolved();
       for (std::size_t n = random_count(rng, depth, options); n > 0; --n) {
         alignas(std::max_align_t) unsigned char storage[64];
-        key.value_ops->construct(storage);
+        key.value_ops->construct(&key, storage);
         fill_at(key, storage, rng, depth + 1, options);
         const void* stored = nullptr;
-        if (void* value = t.map_ops->insert(at, storage, &stored)) {
+        if (void* value = t.map_ops->insert(&t, at, storage, &stored)) {
           fill_at(*t.element, value, rng, depth + 1, options);
         }
-        key.value_ops->destroy(storage);
+        key.value_ops->destroy(&key, storage);
       }
       break;
     }
@@ -287,7 +287,7 @@ bool differ(std::string& where, std::string at) {
 }
 
 const void* held(const TypeDesc& t, const void* holder) {
-  return t.nullable_ops ? t.nullable_ops->get(holder) : t.shared_ops->get(holder);
+  return t.nullable_ops ? t.nullable_ops->get(&t, holder) : t.shared_ops->get(&t, holder);
 }
 
 // What JSON writes as `null`.
@@ -351,16 +351,17 @@ bool equal_at(const TypeDesc& declared, const void* a, const void* b, const std:
       }
       return true;
     case Kind::List: {
-      const std::size_t n = t.list_ops->size(a);
-      if (n != t.list_ops->size(b)) return differ(where, path + " (size)");
+      const std::size_t n = t.list_ops->size(&t, a);
+      if (n != t.list_ops->size(&t, b)) return differ(where, path + " (size)");
       for (std::size_t i = 0; i < n; ++i) {
         const std::string at = path + "[" + std::to_string(i) + "]";
         if (!t.list_ops->data) {
-          if (t.list_ops->get_bool(a, i) != t.list_ops->get_bool(b, i)) return differ(where, at);
+          if (t.list_ops->get_bool(&t, a, i) != t.list_ops->get_bool(&t, b, i))
+            return differ(where, at);
           continue;
         }
-        const char* x = static_cast<const char*>(t.list_ops->data(const_cast<void*>(a)));
-        const char* y = static_cast<const char*>(t.list_ops->data(const_cast<void*>(b)));
+        const char* x = static_cast<const char*>(t.list_ops->data(&t, const_cast<void*>(a)));
+        const char* y = static_cast<const char*>(t.list_ops->data(&t, const_cast<void*>(b)));
         if (!equal_at(*t.element, x + i * element_size(t), y + i * element_size(t), at, where,
                       null_is_empty)) {
           return false;
@@ -389,19 +390,19 @@ bool equal_at(const TypeDesc& declared, const void* a, const void* b, const std:
       return equal_at(*t.element, x, y, path + "*", where, null_is_empty);
     }
     case Kind::Map: {
-      if (t.map_ops->size(a) != t.map_ops->size(b)) return differ(where, path + " (size)");
+      if (t.map_ops->size(&t, a) != t.map_ops->size(&t, b)) return differ(where, path + " (size)");
       alignas(std::max_align_t) unsigned char ia[kMapIteratorSize];
-      t.map_ops->begin(a, ia);
+      t.map_ops->begin(&t, a, ia);
       const void* ka;
       const void* va;
       std::string ignored;
-      while (t.map_ops->next(ia, &ka, &va)) {
+      while (t.map_ops->next(&t, ia, &ka, &va)) {
         alignas(std::max_align_t) unsigned char ib[kMapIteratorSize];
-        t.map_ops->begin(b, ib);
+        t.map_ops->begin(&t, b, ib);
         const void* kb;
         const void* vb;
         bool found = false;
-        while (!found && t.map_ops->next(ib, &kb, &vb))
+        while (!found && t.map_ops->next(&t, ib, &kb, &vb))
           found = equal_at(*t.key, ka, kb, path, ignored, null_is_empty);
         if (!found) return differ(where, path + " (a key is missing)");
         if (!equal_at(*t.element, va, vb, path + "[key]", where, null_is_empty)) return false;
@@ -426,11 +427,11 @@ bool equal(const TypeDesc& type, const void* a, const void* b, std::string& wher
 
 Object::Object(const TypeDesc& type)
     : type_(type), storage_(::operator new(type.size, std::align_val_t(type.align))) {
-  type_.value_ops->construct(storage_);
+  type_.value_ops->construct(&type_, storage_);
 }
 
 Object::~Object() {
-  type_.value_ops->destroy(storage_);
+  type_.value_ops->destroy(&type_, storage_);
   ::operator delete(storage_, std::align_val_t(type_.align));
 }
 
