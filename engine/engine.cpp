@@ -15,7 +15,9 @@
 #include "formats/format_table.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
+#include "typeinfo/layout.h"
 #include "typeinfo/registry.h"
+#include "typeinfo/schema_text.h"
 
 namespace jitser {
 namespace {
@@ -114,6 +116,7 @@ struct Engine::Impl {
   bool audit = false;       // JITSER_AUDIT
   mutable std::mutex mutex;
   Registry registry;
+  LayoutTables layout_tables;  // of the types load_schema registers
   std::map<std::pair<const TypeDesc*, Format>, std::unique_ptr<detail::CodecState>> codecs;
 
   // Declared after the codecs and destroyed before them: the queue joins its threads first,
@@ -273,6 +276,33 @@ Engine::~Engine() {
 Status Engine::add(TypeDesc desc) {
   std::lock_guard lock(impl_->mutex);
   return impl_->registry.add(std::move(desc));
+}
+
+namespace {
+// A registered copy refers to other types by name, for the registry to bind to its own copies.
+void unbind(TypeDesc& t) {
+  if (t.kind == Kind::Named) t.target = nullptr;
+  if (t.element) unbind(*t.element.get());
+  if (t.key) unbind(*t.key.get());
+}
+}  // namespace
+
+Status Engine::load_schema(std::string_view text) {
+  Result<ParsedSchema> schema = parse_schema(text);
+  if (!schema) return schema.status();
+  std::lock_guard lock(impl_->mutex);
+  if (Status s = lay_out(*schema, impl_->layout_tables); !s) return s;
+  std::vector<TypeDesc> copies;
+  for (const auto& type : schema->types) {
+    TypeDesc copy = *type;
+    for (FieldDesc& f : copy.fields) unbind(*f.type.get());
+    if (Status s = impl_->registry.check(copy); !s) return s;
+    copies.push_back(std::move(copy));
+  }
+  for (TypeDesc& copy : copies) {
+    if (Status s = impl_->registry.add(std::move(copy)); !s) return s;
+  }
+  return Status();
 }
 
 Result<DynCodec> Engine::codec(std::string_view type_name, Format format) {

@@ -7,8 +7,8 @@
 //   jitser convert  --type MediaContent --from json --to binary < in.json > out.bin
 //   jitser check-schema order.jitser [--canonical]
 //
-// Until schema files can be loaded into an Engine the tool knows the benchmark payload types
-// (bench/payloads.h); check-schema reads the user's own schema files.
+// The commands but check-schema know the benchmark payload types (bench/payloads.h);
+// check-schema reads the user's own schema files.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

@@ -146,23 +146,9 @@ Status check_enum(const TypeDesc& t) {
   return Status();
 }
 
-bool default_fits(const TypeDesc& type, const DefaultValue& d) {
-  if (std::holds_alternative<std::monostate>(d)) return true;
-  const Kind k = type.kind;
-  if (k == Kind::Bool) return std::holds_alternative<bool>(d);
-  if (is_integer(k) || k == Kind::Enum) {
-    return std::holds_alternative<std::int64_t>(d) || std::holds_alternative<std::uint64_t>(d);
-  }
-  if (k == Kind::Float32 || k == Kind::Float64) {
-    return !std::holds_alternative<bool>(d) && !std::holds_alternative<std::string>(d);
-  }
-  if (k == Kind::String) return std::holds_alternative<std::string>(d);
-  return false;
-}
-
 }  // namespace
 
-Status Registry::add(TypeDesc desc) {
+Status Registry::check(const TypeDesc& desc) const {
   Status s = desc.kind == Kind::Struct ? check_struct(desc)
              : desc.kind == Kind::Enum ? check_enum(desc)
                                        : invalid(desc.name.empty() ? "type" : desc.name,
@@ -174,8 +160,13 @@ Status Registry::add(TypeDesc desc) {
   if (desc.registered_cpp_type && by_cpp_type_.count(*desc.registered_cpp_type)) {
     return Status(Errc::duplicate_type, "C++ type " + cpp_type_name(*desc.registered_cpp_type) +
                                             " is already registered as '" +
-                                            by_cpp_type_[*desc.registered_cpp_type]->name + "'");
+                                            by_cpp_type_.at(*desc.registered_cpp_type)->name + "'");
   }
+  return Status();
+}
+
+Status Registry::add(TypeDesc desc) {
+  if (Status s = check(desc); !s) return s;
   types_.push_back(std::make_unique<TypeDesc>(std::move(desc)));
   TypeDesc* stored = types_.back().get();
   by_name_.emplace(stored->name, stored);
@@ -354,6 +345,20 @@ void canonical_type(const TypeDesc& t, std::string& out, std::vector<const TypeD
 }
 
 }  // namespace
+
+bool default_fits(const TypeDesc& type, const DefaultValue& d) {
+  if (std::holds_alternative<std::monostate>(d)) return true;
+  const Kind k = type.kind;
+  if (k == Kind::Bool) return std::holds_alternative<bool>(d);
+  if (is_integer(k) || k == Kind::Enum) {
+    return std::holds_alternative<std::int64_t>(d) || std::holds_alternative<std::uint64_t>(d);
+  }
+  if (k == Kind::Float32 || k == Kind::Float64) {
+    return !std::holds_alternative<bool>(d) && !std::holds_alternative<std::string>(d);
+  }
+  if (k == Kind::String) return std::holds_alternative<std::string>(d);
+  return false;
+}
 
 bool is_integer(Kind k) {
   return k == Kind::Int8 || k == Kind::Int16 || k == Kind::Int32 || k == Kind::Int64 ||

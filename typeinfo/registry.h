@@ -24,6 +24,8 @@ class Registry {
 
   /// Checks the type on its own (names, numbers, offsets, ops) and stores a copy.
   Status add(TypeDesc desc);
+  /// What add checks, without storing: whether add would take the type.
+  Status check(const TypeDesc& desc) const;
 
   /// The registered type of that name or C++ type, with every reference in the graph reachable
   /// from it resolved and the whole graph validated. jitser::Value is always there, by its C++
@@ -44,6 +46,8 @@ class Registry {
   TypeDesc value_type_;
 };
 
+/// Whether a field's default can be a value of its (resolved) type.
+bool default_fits(const TypeDesc& type, const DefaultValue& d);
 /// Whether a kind is one of the integers, the kinds an enum may have underneath.
 bool is_integer(Kind kind);
 /// Whether an enum value fits its underlying integer kind; a uint64 value is held as the int64

@@ -21,6 +21,9 @@ namespace {
 // Type expressions nest (list<optional<...>>); deeper than this is refused rather than
 // recursed into, so no schema text can exhaust the stack.
 constexpr int kMaxTypeDepth = 64;
+// Structs inside structs by value, as deep as this: no codec could go deeper (it counts each
+// struct against EngineOptions::max_depth), and what walks them need not guard its stack.
+constexpr std::size_t kMaxStructDepth = 256;
 
 bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '.'; }
@@ -81,6 +84,13 @@ class Parser {
   // A reference to a declared type, bound once every declaration is known.
   struct Reference {
     TypeDesc* named;
+    std::size_t offset;
+    std::string path;
+  };
+  // Where a field's default was written, checked against the field's type once it is bound.
+  struct DefaultAt {
+    TypeDesc* decl;
+    std::size_t field;
     std::size_t offset;
     std::string path;
   };
@@ -385,6 +395,7 @@ class Parser {
   Status default_value(TypeDesc& decl, std::size_t field, const std::string& path) {
     FieldDesc& f = decl.fields[field];
     const Token& t = peek();
+    defaults_.push_back({&decl, field, t.offset, path});
     if (t.type == Token::Type::String) {
       f.default_value = take().text;
     } else if (t.is_name("true") || t.is_name("false")) {
@@ -557,6 +568,13 @@ class Parser {
                      "enum " + type.name + " has no value '" + d.value + "'", d.path);
       }
     }
+    for (const DefaultAt& d : defaults_) {
+      const FieldDesc& field = d.decl->fields[d.field];
+      if (!default_fits(field.type->resolved(), field.default_value)) {
+        return error(d.offset, Errc::invalid_descriptor,
+                     "a default of the wrong type for " + display_name(*field.type), d.path);
+      }
+    }
     return Status();
   }
 
@@ -590,6 +608,12 @@ class Parser {
         if (held->kind != Kind::Struct) continue;
         const auto mark = marks.find(held);
         if (mark == marks.end()) {
+          if (path.size() >= kMaxStructDepth) {
+            return error(
+                field_offsets_.at(&t)[i], Errc::depth_exceeded,
+                "structs nested by value more than " + std::to_string(kMaxStructDepth) + " deep",
+                t.name + "." + t.fields[i].name);
+          }
           marks[held] = Mark::OnPath;
           path.push_back({held});
         } else if (mark->second == Mark::OnPath) {
@@ -611,6 +635,7 @@ class Parser {
   std::vector<Reference> references_;
   std::vector<Reference> keys_;
   std::vector<EnumDefault> enum_defaults_;
+  std::vector<DefaultAt> defaults_;
   std::map<std::string, const TypeDesc*, std::less<>> declared_;
   std::map<const TypeDesc*, std::vector<std::size_t>> field_offsets_;
 };

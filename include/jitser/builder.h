@@ -119,11 +119,27 @@ concept UnsupportedStandardClass = requires {
   v.valueless_by_exception();
 };
 
+// Null for a type that cannot be moved: only containers of types with no C++ definition move
+// their elements through ValueOps, and those are never such a type.
+template <class T>
+constexpr auto relocate_for() -> void (*)(const TypeDesc*, void*, void*) {
+  if constexpr (std::is_move_constructible_v<T>) {
+    return [](const TypeDesc*, void* from, void* to) {
+      T& source = *static_cast<T*>(from);
+      ::new (to) T(std::move(source));
+      source.~T();
+    };
+  } else {
+    return nullptr;
+  }
+}
+
 template <class T>
 const ValueOps* value_ops_for() {
   static constexpr ValueOps ops{
       [](const TypeDesc*, void* at) { ::new (at) T(); },
       [](const TypeDesc*, void* at) { static_cast<T*>(at)->~T(); },
+      relocate_for<T>(),
   };
   return &ops;
 }

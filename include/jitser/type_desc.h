@@ -70,10 +70,14 @@ struct TypeDesc;
 // `type`, from which a table shared by many types learns its element's size and operations;
 // the tables the template builder makes ignore it.
 
-/// Default-construct and destroy a value in place (used for temporaries such as map keys).
+/// Default-construct, destroy and move a value in place (used for temporaries such as map
+/// keys, and by the containers of types with no C++ definition).
 struct ValueOps {
   void (*construct)(const TypeDesc* type, void* at);
   void (*destroy)(const TypeDesc* type, void* at);
+  // Moves the value at `from` into uninitialized memory at `to` and destroys what is left at
+  // `from`, as std::vector moves its elements when it grows.
+  void (*relocate)(const TypeDesc* type, void* from, void* to);
 };
 
 /// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool.
