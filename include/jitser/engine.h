@@ -186,9 +186,9 @@ class JITSER_API Engine {
 
   /// Registers the structs and enums of a schema text (docs/schema.md), all or none. No C++
   /// type stands behind them: jitser lays them out as C++ would lay out the same struct of
-  /// standard types (typeinfo/layout.h) and their codecs, by name, take objects made with the
-  /// type's operations (`type.value_ops->construct(&type, storage)` for `codec.type()`), which
-  /// must be destroyed before the Engine. Errors name the line and column.
+  /// standard types, and their codecs, by name, take objects made with the type's operations
+  /// (`type.value_ops->construct(&type, storage)` for `codec.type()`), which must be destroyed
+  /// before the Engine. Errors name the line and column.
   Status load_schema(std::string_view text);
 
   /// The codec for a registered type and format; made once, then shared.
