@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -127,6 +128,105 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
           }
         }
         check_ran_compiled(*codec, tier, before, state);
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+      });
+}
+
+// An object of a type loaded from a schema text, made and destroyed through its operations.
+class SchemaObject {
+ public:
+  explicit SchemaObject(const TypeDesc& type)
+      : type_(type), storage_(::operator new(type.size, std::align_val_t(type.align))) {
+    type_.value_ops->construct(&type_, storage_);
+  }
+  ~SchemaObject() {
+    type_.value_ops->destroy(&type_, storage_);
+    ::operator delete(storage_, std::align_val_t(type_.align));
+  }
+  SchemaObject(const SchemaObject&) = delete;
+  SchemaObject& operator=(const SchemaObject&) = delete;
+  void* get() { return storage_; }
+
+ private:
+  const TypeDesc& type_;
+  void* storage_;
+};
+
+// One engine per tier with the payload types loaded from their schema text, as a program that
+// learns its types at run time has them: no C++ type behind them.
+Engine& schema_engine_for(Tier tier) {
+  static Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
+  static const bool loaded = [] {
+    Result<std::string> text = engine_for(Tier::Interpreter).schema_text("MediaContent");
+    return text && interp.load_schema(*text).ok() && jit.load_schema(*text).ok();
+  }();
+  if (!loaded) std::abort();
+  return tier == Tier::Compiled ? jit : interp;
+}
+
+// <format>/<payload>_schema/{serialize,deserialize}/<tier>: the payload's sample through the
+// type loaded from its schema text, which must write the bytes the C++ type writes.
+template <class T>
+void register_schema_codec(Format format, const std::string& payload, const T& sample, Tier tier) {
+  Buffer expected;
+  {
+    auto codec = engine_for(Tier::Interpreter).codec<T>(format);
+    if (!codec || !codec->serialize(sample, expected)) std::abort();
+  }
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(expected.to_vector());
+  const std::string prefix = std::string(format_name(format)) + "/" + payload + "_schema/";
+  const std::string impl = impl_name(tier);
+  // The object read from the C++ type's bytes, written back: the same bytes, or an error.
+  auto ready = [payload, format, tier, bytes](benchmark::State& state,
+                                              std::optional<SchemaObject>& object) {
+    Result<DynCodec> codec = schema_engine_for(tier).codec(payload, format);
+    if (!codec) {
+      state.SkipWithError(codec.status().to_string().c_str());
+      return codec;
+    }
+    if (codec->stats().tier != tier) {
+      state.SkipWithError("codec runs on the other tier (JITSER_JIT set?)");
+      return Result<DynCodec>(Status(Errc::internal, "tier"));
+    }
+    object.emplace(codec->type());
+    Buffer again;
+    if (!codec->deserialize(*bytes, object->get()) || !codec->serialize(object->get(), again) ||
+        again.to_vector() != *bytes) {
+      state.SkipWithError("the loaded type does not write the C++ type's bytes");
+      return Result<DynCodec>(Status(Errc::internal, "bytes"));
+    }
+    return codec;
+  };
+  benchmark::RegisterBenchmark(
+      (prefix + "serialize/" + impl).c_str(), [ready](benchmark::State& state) {
+        std::optional<SchemaObject> object;
+        Result<DynCodec> codec = ready(state, object);
+        if (!codec) return;
+        Buffer out;
+        for (auto _ : state) {
+          if (!codec->serialize(object->get(), out)) {
+            state.SkipWithError("serialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(out.data());
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+      });
+  benchmark::RegisterBenchmark(
+      (prefix + "deserialize/" + impl).c_str(), [ready, bytes](benchmark::State& state) {
+        std::optional<SchemaObject> object;
+        Result<DynCodec> codec = ready(state, object);
+        if (!codec) return;
+        Buffer in;
+        in.append(bytes->data(), bytes->size());
+        for (auto _ : state) {
+          if (!codec->deserialize(in.padded(), object->get())) {
+            state.SkipWithError("deserialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(object->get());
+        }
         state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
       });
 }
@@ -325,6 +425,11 @@ int main(int argc, char** argv) {
                      shuffled);
     }
     register_json_peers("MediaContent_shuffled", payloads::make_media_content(), shuffled);
+  }
+  for (const Format format : all_formats()) {
+    for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+      register_schema_codec(format, "MediaContent", payloads::make_media_content(), tier);
+    }
   }
   register_protobuf("MediaContent", payloads::make_media_content());
   register_protobuf("Sample", payloads::make_sample());
