@@ -208,6 +208,23 @@ TEST(SchemaTypes, SharedObjectsStayShared) {
   EXPECT_EQ(type.fields[0].type->shared_ops, type.fields[1].type->shared_ops);
 }
 
+// examples/payloads.jitser, which the tool's tests load, is the payloads' schema: every type in
+// it has the fingerprint of its C++ twin.
+TEST(SchemaTypes, ThePayloadsSchemaFileMatchesTheCppPayloads) {
+  Engine cpp;
+  ASSERT_TRUE(payloads::register_all(cpp).ok());
+  Engine loaded;
+  const Status s =
+      loaded.load_schema(test::read_file(JITSER_SOURCE_DIR "/examples/payloads.jitser"));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_EQ(loaded.types().size(), cpp.types().size());
+  for (const TypeDesc* type : cpp.types()) {
+    Result<std::uint64_t> fingerprint = loaded.fingerprint(type->name);
+    ASSERT_TRUE(fingerprint.ok()) << type->name << ": " << fingerprint.status().to_string();
+    EXPECT_EQ(*fingerprint, *cpp.fingerprint(type->name)) << type->name;
+  }
+}
+
 TEST(SchemaTypes, LoadingIsAllOrNothing) {
   Engine e;
   ASSERT_TRUE(e.load_schema("A{x:int32}").ok());

@@ -52,6 +52,14 @@ inline std::string to_hex(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
+/// The whole of a file, or "" when it cannot be read.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 /// Compares `actual` with tests/golden/<name>. With JITSER_UPDATE_GOLDEN=1 in the environment
 /// it rewrites the file instead, for a change that is meant; review the diff before committing.
 inline void expect_golden(const std::string& name, const std::string& actual) {

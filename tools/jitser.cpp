@@ -1,14 +1,12 @@
-// The jitser command-line tool: shows what the JIT makes of a registered type.
+// The jitser command-line tool: shows what the JIT makes of the types of a schema file, and
+// converts data between formats.
 //
-//   jitser types
-//   jitser dump-ir  --type MediaContent --format binary [--direction deserialize] [--optimized]
-//   jitser dump-asm --type MediaContent --format binary [--direction serialize]
-//   jitser stats
-//   jitser convert  --type MediaContent --from json --to binary < in.json > out.bin
+//   jitser types    --schema payloads.jitser
+//   jitser dump-ir  --schema payloads.jitser --type MediaContent --format binary [--optimized]
+//   jitser dump-asm --schema payloads.jitser --type MediaContent --format binary
+//   jitser stats    --schema payloads.jitser
+//   jitser convert  --schema payloads.jitser --type MediaContent --from json --to binary
 //   jitser check-schema order.jitser [--canonical]
-//
-// The commands but check-schema know the benchmark payload types (bench/payloads.h);
-// check-schema reads the user's own schema files.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -23,7 +21,6 @@
 
 #include <jitser/jitser.h>
 
-#include "bench/payloads.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 #include "typeinfo/value_slot.h"
@@ -35,11 +32,12 @@ using namespace jitser;
 constexpr const char* kUsage =
     "usage: jitser <command> [options]\n"
     "\n"
-    "Shows what jitser's JIT makes of a registered type. The tool knows the benchmark payload\n"
-    "types (see `jitser types`).\n"
+    "Shows what jitser's JIT makes of the types of a schema file (docs/schema.md), and converts\n"
+    "data between formats. Every command but check-schema reads its types from --schema FILE;\n"
+    "examples/payloads.jitser holds the benchmark payload types.\n"
     "\n"
     "commands:\n"
-    "  types      list the types the tool knows, with their schema fingerprints\n"
+    "  types      list the types of the schema file, with their fingerprints\n"
     "  dump-ir    print the LLVM IR of a codec, before or after optimization\n"
     "  dump-asm   print the machine code the JIT runs for a codec, as assembly\n"
     "  stats      compile every codec and print its compile time and code size\n"
@@ -49,44 +47,48 @@ constexpr const char* kUsage =
     "`jitser <command> --help` describes a command's options.\n";
 
 constexpr const char* kDumpIrUsage =
-    "usage: jitser dump-ir --type T --format F [--direction D] [--optimized]\n"
+    "usage: jitser dump-ir --schema FILE --type T --format F [--direction D] [--optimized]\n"
     "\n"
     "Prints the LLVM IR module the JIT builds for one direction of T's codec in format F.\n"
     "\n"
+    "  --schema FILE   the schema file that declares T\n"
     "  --type T        a type from `jitser types`\n"
     "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n"
     "  --optimized     the IR after the JIT's optimization pipeline, as it is compiled\n";
 
 constexpr const char* kDumpAsmUsage =
-    "usage: jitser dump-asm --type T --format F [--direction D]\n"
+    "usage: jitser dump-asm --schema FILE --type T --format F [--direction D]\n"
     "\n"
     "Prints the host assembly of one direction of T's codec in format F: the code LLVM\n"
     "generates with the JIT's target machine from the optimized IR.\n"
     "\n"
+    "  --schema FILE   the schema file that declares T\n"
     "  --type T        a type from `jitser types`\n"
     "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n";
 
 constexpr const char* kTypesUsage =
-    "usage: jitser types\n"
+    "usage: jitser types --schema FILE\n"
     "\n"
-    "Lists the registered types the tool knows: kind, name and schema fingerprint.\n";
+    "Lists the types of a schema file: kind, name and schema fingerprint.\n";
 
 constexpr const char* kStatsUsage =
-    "usage: jitser stats\n"
+    "usage: jitser stats --schema FILE\n"
     "\n"
-    "Compiles the binary and JSON codecs of every known struct and prints, per codec, its\n"
-    "compile time (LLVM's work), the time from creating the codec to running compiled code,\n"
-    "and the size of its machine code; then the simdjson kernels the JSON reader runs.\n";
+    "Compiles the codecs of every struct of the schema file in every format and prints, per\n"
+    "codec, its compile time (LLVM's work), the time from creating the codec to running\n"
+    "compiled code, and the size of its machine code; then the simdjson kernels the JSON\n"
+    "reader runs.\n";
 
 constexpr const char* kConvertUsage =
-    "usage: jitser convert --type T --from F --to F [--pretty]\n"
+    "usage: jitser convert --schema FILE --type T --from F --to F [--pretty]\n"
     "\n"
     "Reads one value of type T in format --from from stdin and writes it in format --to to\n"
     "stdout. Input that is not a valid T is an error (exit status 1) that names the field and\n"
     "the byte offset.\n"
     "\n"
+    "  --schema FILE  the schema file that declares T\n"
     "  --type T     a type from `jitser types`\n"
     "  --from F     binary or json\n"
     "  --to F       binary or json\n"
@@ -139,15 +141,57 @@ int fail(const std::string& message, const char* usage) {
   return 2;
 }
 
-int dump(Engine& engine, int argc, char** argv, bool assembly) {
+// The whole of a file, or none when it cannot be read ("-" is stdin).
+std::optional<std::string> read_file(const std::string& path) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    return text.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Loads --schema FILE into the engine; a message on stderr and false when it cannot.
+bool load_schema(Engine& engine, Args& args, const char* usage, int& exit_code) {
+  if (!args.values.count("--schema")) {
+    exit_code = fail("--schema FILE is required", usage);
+    return false;
+  }
+  const std::string& path = args.values["--schema"];
+  const std::optional<std::string> text = read_file(path);
+  if (!text) {
+    std::cerr << "jitser: cannot read " << path << "\n";
+    exit_code = 1;
+    return false;
+  }
+  if (Status s = engine.load_schema(*text); !s) {
+    std::cerr << "jitser: " << path << ": " << s.to_string() << "\n";
+    exit_code = 1;
+    return false;
+  }
+  return true;
+}
+
+// Nothing compiles until `stats` asks: dump-ir and dump-asm build their own module.
+EngineOptions tool_options() {
+  return EngineOptions{.jit = JitPolicy::Lazy, .lazy_calls = UINT32_MAX};
+}
+
+int dump(int argc, char** argv, bool assembly) {
   const char* usage = assembly ? kDumpAsmUsage : kDumpIrUsage;
-  Args args = assembly ? parse(argc, argv, {"--type", "--format", "--direction"}, {})
-                       : parse(argc, argv, {"--type", "--format", "--direction"}, {"--optimized"});
+  Args args = assembly ? parse(argc, argv, {"--schema", "--type", "--format", "--direction"}, {})
+                       : parse(argc, argv, {"--schema", "--type", "--format", "--direction"},
+                               {"--optimized"});
   if (args.help) {
     std::cout << usage;
     return 0;
   }
   if (!args.error.empty()) return fail(args.error, usage);
+  Engine engine(tool_options());
+  if (int code = 0; !load_schema(engine, args, usage, code)) return code;
   if (!args.values.count("--type")) return fail("--type is required", usage);
   if (!args.values.count("--format")) return fail("--format is required", usage);
   const std::optional<Format> format = parse_format(args.values["--format"]);
@@ -176,13 +220,15 @@ int dump(Engine& engine, int argc, char** argv, bool assembly) {
   return 0;
 }
 
-int types(Engine& engine, int argc, char** argv) {
-  Args args = parse(argc, argv, {}, {});
+int types(int argc, char** argv) {
+  Args args = parse(argc, argv, {"--schema"}, {});
   if (args.help) {
     std::cout << kTypesUsage;
     return 0;
   }
   if (!args.error.empty()) return fail(args.error, kTypesUsage);
+  Engine engine(tool_options());
+  if (int code = 0; !load_schema(engine, args, kTypesUsage, code)) return code;
   for (const TypeDesc* type : engine.types()) {
     Result<std::uint64_t> fp = engine.fingerprint(type->name);
     char hex[17] = "";
@@ -193,13 +239,15 @@ int types(Engine& engine, int argc, char** argv) {
   return 0;
 }
 
-int stats(Engine& engine, int argc, char** argv) {
-  Args args = parse(argc, argv, {}, {});
+int stats(int argc, char** argv) {
+  Args args = parse(argc, argv, {"--schema"}, {});
   if (args.help) {
     std::cout << kStatsUsage;
     return 0;
   }
   if (!args.error.empty()) return fail(args.error, kStatsUsage);
+  Engine engine(tool_options());
+  if (int code = 0; !load_schema(engine, args, kStatsUsage, code)) return code;
   if (engine.jit_policy() == JitPolicy::Off) {
     // The environment overrides the tool's own policy: say so rather than list nothing.
     std::cerr << "jitser: JITSER_JIT=off in the environment: nothing compiles, so there are no "
@@ -235,7 +283,7 @@ int stats(Engine& engine, int argc, char** argv) {
 }
 
 int convert(int argc, char** argv) {
-  Args args = parse(argc, argv, {"--type", "--from", "--to"}, {"--pretty"});
+  Args args = parse(argc, argv, {"--schema", "--type", "--from", "--to"}, {"--pretty"});
   if (args.help) {
     std::cout << kConvertUsage;
     return 0;
@@ -255,10 +303,7 @@ int convert(int argc, char** argv) {
   options.jit = JitPolicy::Off;
   options.pretty = args.values.count("--pretty") > 0;
   Engine engine(options);
-  if (Status s = payloads::register_all(engine); !s) {
-    std::cerr << "jitser: " << s.to_string() << "\n";
-    return 1;
-  }
+  if (int code = 0; !load_schema(engine, args, kConvertUsage, code)) return code;
   Result<DynCodec> reader = engine.codec(args.values["--type"], *from);
   if (!reader) {
     return fail(reader.status().to_string() + " (`jitser types` lists the known types)",
@@ -299,18 +344,12 @@ int check_schema(int argc, char** argv) {
   }
   if (!args.error.empty()) return fail(args.error, kCheckSchemaUsage);
   if (files.size() != 1) return fail("name one schema file", kCheckSchemaUsage);
-  std::ostringstream text;
-  if (files[0] == "-") {
-    text << std::cin.rdbuf();
-  } else {
-    std::ifstream in(files[0], std::ios::binary);
-    if (!in) {
-      std::cerr << "jitser: cannot read " << files[0] << "\n";
-      return 1;
-    }
-    text << in.rdbuf();
+  const std::optional<std::string> text = read_file(files[0]);
+  if (!text) {
+    std::cerr << "jitser: cannot read " << files[0] << "\n";
+    return 1;
   }
-  Result<ParsedSchema> schema = parse_schema(text.str());
+  Result<ParsedSchema> schema = parse_schema(*text);
   if (!schema) {
     std::cerr << "jitser: " << files[0] << ": " << schema.status().to_string() << "\n";
     return 1;
@@ -335,18 +374,12 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return argc < 2 ? 2 : 0;
   }
-  // Nothing compiles until `stats` asks: dump-ir and dump-asm build their own module.
-  Engine engine(EngineOptions{.jit = JitPolicy::Lazy, .lazy_calls = UINT32_MAX});
-  if (Status s = payloads::register_all(engine); !s) {
-    std::cerr << "jitser: " << s.to_string() << "\n";
-    return 1;
-  }
   const std::string command = argv[1];
   if (command == "check-schema") return check_schema(argc, argv);
-  if (command == "types") return types(engine, argc, argv);
-  if (command == "dump-ir") return dump(engine, argc, argv, false);
-  if (command == "dump-asm") return dump(engine, argc, argv, true);
-  if (command == "stats") return stats(engine, argc, argv);
+  if (command == "types") return types(argc, argv);
+  if (command == "dump-ir") return dump(argc, argv, false);
+  if (command == "dump-asm") return dump(argc, argv, true);
+  if (command == "stats") return stats(argc, argv);
   if (command == "convert") return convert(argc, argv);
   return fail("unknown command " + command, kUsage);
 }

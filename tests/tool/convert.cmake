@@ -1,10 +1,10 @@
 # `jitser convert` end to end: JSON to binary and back gives the same document; keys in another
 # order, whitespace and unknown keys are read; bad input exits non-zero naming field and offset.
-# Run with -DTOOL=<jitser> -DWORK=<scratch directory>.
+# Run with -DTOOL=<jitser> -DSCHEMA=<examples/payloads.jitser> -DWORK=<scratch directory>.
 file(MAKE_DIRECTORY ${WORK})
 
 function(convert input_file output_file from to expect_code)
-  execute_process(COMMAND ${TOOL} convert --type MediaContent --from ${from} --to ${to}
+  execute_process(COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from ${from} --to ${to}
                   INPUT_FILE ${input_file} OUTPUT_FILE ${output_file} ERROR_VARIABLE err
                   RESULT_VARIABLE code)
   if(NOT code EQUAL expect_code)
