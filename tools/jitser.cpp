@@ -21,6 +21,7 @@
 
 #include <jitser/jitser.h>
 
+#include "tools/records.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 #include "typeinfo/value_slot.h"
@@ -82,17 +83,20 @@ constexpr const char* kStatsUsage =
     "reader runs.\n";
 
 constexpr const char* kConvertUsage =
-    "usage: jitser convert --schema FILE --type T --from F --to F [--pretty]\n"
+    "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
     "\n"
-    "Reads one value of type T in format --from from stdin and writes it in format --to to\n"
+    "Reads a value of type T in format --from from stdin and writes it in format --to to\n"
     "stdout. Input that is not a valid T is an error (exit status 1) that names the field and\n"
     "the byte offset.\n"
     "\n"
     "  --schema FILE  the schema file that declares T\n"
-    "  --type T     a type from `jitser types`\n"
-    "  --from F     binary or json\n"
-    "  --to F       binary or json\n"
-    "  --pretty     JSON output with newlines and indentation\n";
+    "  --type T       a type from `jitser types`\n"
+    "  --from F       binary or json\n"
+    "  --to F         binary or json\n"
+    "  --records      a stream of values rather than one: JSON one document a line, binary each\n"
+    "                 message after its length as an unsigned LEB128 varint; progress on stderr\n"
+    "                 when it takes more than a few seconds\n"
+    "  --pretty       JSON output with newlines and indentation (not with --records)\n";
 
 constexpr const char* kCheckSchemaUsage =
     "usage: jitser check-schema FILE [--canonical]\n"
@@ -282,8 +286,51 @@ int stats(int argc, char** argv) {
   return 0;
 }
 
+// Each record of stdin read with `reader` and written with `writer`, until the stream ends.
+int convert_records(const DynCodec& reader, const DynCodec& writer, const std::string& type) {
+  tool::RecordReader in(stdin, reader.format());
+  tool::Progress progress;
+  ValueSlot value(reader.type());
+  Buffer record, encoded, out;
+  std::uint64_t count = 0;
+  auto flush = [&] {
+    const bool ok = std::fwrite(out.data(), 1, out.size(), stdout) == out.size();
+    out.clear();
+    return ok;
+  };
+  // What was converted before an error is written out: the records up to the bad one.
+  while (in.next(record)) {
+    if (Status s = reader.deserialize(record.padded(), value.get()); !s) {
+      flush();
+      std::cerr << "\njitser: record " << count << " (at byte " << in.record_offset()
+                << " of the input) is not a " << type << " in " << format_name(reader.format())
+                << ": " << s.to_string() << "\n";
+      return 1;
+    }
+    if (Status s = writer.serialize(value.get(), encoded); !s) {
+      flush();
+      std::cerr << "\njitser: cannot write record " << count << " as "
+                << format_name(writer.format()) << ": " << s.to_string() << "\n";
+      return 1;
+    }
+    tool::append_record(writer.format(), encoded, out);
+    if (out.size() >= (std::size_t{1} << 20) && !flush()) break;
+    if (++count % 1024 == 0) progress.update(count, in.bytes_read());
+  }
+  if (!in.error().empty()) {
+    flush();
+    std::cerr << "\njitser: after record " << count << ": " << in.error() << "\n";
+    return 1;
+  }
+  const bool written = flush() && std::fflush(stdout) == 0;
+  progress.finish(count, in.bytes_read());
+  if (!written) std::cerr << "jitser: cannot write the output\n";
+  return written ? 0 : 1;
+}
+
 int convert(int argc, char** argv) {
-  Args args = parse(argc, argv, {"--schema", "--type", "--from", "--to"}, {"--pretty"});
+  Args args =
+      parse(argc, argv, {"--schema", "--type", "--from", "--to"}, {"--pretty", "--records"});
   if (args.help) {
     std::cout << kConvertUsage;
     return 0;
@@ -298,9 +345,15 @@ int convert(int argc, char** argv) {
   const std::optional<Format> to = parse_format(args.values["--to"]);
   if (!to) return fail("unknown format " + args.values["--to"], kConvertUsage);
 
+  const bool records = args.values.count("--records") > 0;
+  if (records && args.values.count("--pretty")) {
+    return fail("--pretty writes lines of its own, which a stream of records cannot hold",
+                kConvertUsage);
+  }
   // One value is read and written once: the interpreter does it without compiling anything.
+  // A stream runs interpreted until its codecs are compiled, in the background.
   EngineOptions options;
-  options.jit = JitPolicy::Off;
+  options.jit = records ? JitPolicy::Async : JitPolicy::Off;
   options.pretty = args.values.count("--pretty") > 0;
   Engine engine(options);
   if (int code = 0; !load_schema(engine, args, kConvertUsage, code)) return code;
@@ -311,6 +364,8 @@ int convert(int argc, char** argv) {
   }
   Result<DynCodec> writer = engine.codec(args.values["--type"], *to);
   if (!writer) return fail(writer.status().to_string(), kConvertUsage);
+
+  if (records) return convert_records(*reader, *writer, args.values["--type"]);
 
   Buffer input;
   char chunk[1 << 16];

@@ -1,5 +1,6 @@
 # `jitser convert` end to end: JSON to binary and back gives the same document; keys in another
-# order, whitespace and unknown keys are read; bad input exits non-zero naming field and offset.
+# order, whitespace and unknown keys are read; bad input exits non-zero naming field and offset;
+# streams of records convert both ways, and a bad record is named.
 # Run with -DTOOL=<jitser> -DSCHEMA=<examples/payloads.jitser> -DWORK=<scratch directory>.
 file(MAKE_DIRECTORY ${WORK})
 
@@ -48,3 +49,45 @@ if(NOT last_error MATCHES "MediaContent\\.media\\.width" OR NOT last_error MATCH
 endif()
 file(WRITE ${WORK}/truncated.bin "")
 convert(${WORK}/truncated.bin ${WORK}/truncated.json binary json 1)
+
+# Streams of records: NDJSON to length-prefixed binary and back gives the same lines; a bad
+# record is named by its number, and the records before it are written.
+function(convert_records input_file output_file from to expect_code)
+  execute_process(COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from ${from}
+                          --to ${to} --records
+                  INPUT_FILE ${input_file} OUTPUT_FILE ${output_file} ERROR_VARIABLE err
+                  RESULT_VARIABLE code)
+  if(NOT code EQUAL expect_code)
+    message(FATAL_ERROR "convert --records ${from} -> ${to}: exit ${code}, expected "
+                        "${expect_code}: ${err}")
+  endif()
+  set(last_error "${err}" PARENT_SCOPE)
+endfunction()
+string(REPLACE "\"width\":640" "\"width\":641" second "${doc}")
+file(WRITE ${WORK}/records.ndjson "${doc}\n\n${second}\n${doc}\n")
+convert_records(${WORK}/records.ndjson ${WORK}/records.bin json binary 0)
+convert_records(${WORK}/records.bin ${WORK}/records.back binary json 0)
+file(READ ${WORK}/records.back records_back)
+if(NOT records_back STREQUAL "${doc}\n${second}\n${doc}\n")
+  message(FATAL_ERROR "NDJSON -> binary records -> NDJSON changed the records:\n${records_back}")
+endif()
+file(WRITE ${WORK}/bad_records.ndjson "${doc}\n${bad}\n${doc}\n")
+convert_records(${WORK}/bad_records.ndjson ${WORK}/bad_records.bin json binary 1)
+if(NOT last_error MATCHES "record 1 \\(at byte" OR NOT last_error MATCHES "MediaContent\\.media\\.width")
+  message(FATAL_ERROR "the error does not name the record and field: ${last_error}")
+endif()
+file(READ ${WORK}/bad_records.bin before_bad HEX)
+file(READ ${WORK}/out.bin one_record HEX)
+if(NOT before_bad MATCHES "${one_record}$")
+  message(FATAL_ERROR "the record before the bad one was not written")
+endif()
+# A stream cut inside a record: the records before it are written, then the error.
+execute_process(COMMAND head -c 250 ${WORK}/records.bin
+                COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from binary
+                        --to json --records
+                OUTPUT_VARIABLE cut_out ERROR_VARIABLE cut_err RESULTS_VARIABLE codes)
+list(GET codes 1 cut_code)
+if(NOT cut_code EQUAL 1 OR NOT cut_err MATCHES "after record 1: the stream ends inside a record"
+   OR NOT cut_out STREQUAL "${doc}\n")
+  message(FATAL_ERROR "a cut stream: exit ${cut_code}, '${cut_err}', output '${cut_out}'")
+endif()
