@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <memory>
-#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -132,26 +131,6 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
       });
 }
 
-// An object of a type loaded from a schema text, made and destroyed through its operations.
-class SchemaObject {
- public:
-  explicit SchemaObject(const TypeDesc& type)
-      : type_(type), storage_(::operator new(type.size, std::align_val_t(type.align))) {
-    type_.value_ops->construct(&type_, storage_);
-  }
-  ~SchemaObject() {
-    type_.value_ops->destroy(&type_, storage_);
-    ::operator delete(storage_, std::align_val_t(type_.align));
-  }
-  SchemaObject(const SchemaObject&) = delete;
-  SchemaObject& operator=(const SchemaObject&) = delete;
-  void* get() { return storage_; }
-
- private:
-  const TypeDesc& type_;
-  void* storage_;
-};
-
 // One engine per tier with the payload types loaded from their schema text, as a program that
 // learns its types at run time has them: no C++ type behind them.
 Engine& schema_engine_for(Tier tier) {
@@ -178,8 +157,7 @@ void register_schema_codec(Format format, const std::string& payload, const T& s
   const std::string prefix = std::string(format_name(format)) + "/" + payload + "_schema/";
   const std::string impl = impl_name(tier);
   // The object read from the C++ type's bytes, written back: the same bytes, or an error.
-  auto ready = [payload, format, tier, bytes](benchmark::State& state,
-                                              std::optional<SchemaObject>& object) {
+  auto ready = [payload, format, tier, bytes](benchmark::State& state, Object& object) {
     Result<DynCodec> codec = schema_engine_for(tier).codec(payload, format);
     if (!codec) {
       state.SkipWithError(codec.status().to_string().c_str());
@@ -189,9 +167,9 @@ void register_schema_codec(Format format, const std::string& payload, const T& s
       state.SkipWithError("codec runs on the other tier (JITSER_JIT set?)");
       return Result<DynCodec>(Status(Errc::internal, "tier"));
     }
-    object.emplace(codec->type());
+    object = Object(codec->type());
     Buffer again;
-    if (!codec->deserialize(*bytes, object->get()) || !codec->serialize(object->get(), again) ||
+    if (!codec->deserialize(*bytes, object.get()) || !codec->serialize(object.get(), again) ||
         again.to_vector() != *bytes) {
       state.SkipWithError("the loaded type does not write the C++ type's bytes");
       return Result<DynCodec>(Status(Errc::internal, "bytes"));
@@ -200,12 +178,12 @@ void register_schema_codec(Format format, const std::string& payload, const T& s
   };
   benchmark::RegisterBenchmark(
       (prefix + "serialize/" + impl).c_str(), [ready](benchmark::State& state) {
-        std::optional<SchemaObject> object;
+        Object object;
         Result<DynCodec> codec = ready(state, object);
         if (!codec) return;
         Buffer out;
         for (auto _ : state) {
-          if (!codec->serialize(object->get(), out)) {
+          if (!codec->serialize(object.get(), out)) {
             state.SkipWithError("serialize failed");
             break;
           }
@@ -215,17 +193,17 @@ void register_schema_codec(Format format, const std::string& payload, const T& s
       });
   benchmark::RegisterBenchmark(
       (prefix + "deserialize/" + impl).c_str(), [ready, bytes](benchmark::State& state) {
-        std::optional<SchemaObject> object;
+        Object object;
         Result<DynCodec> codec = ready(state, object);
         if (!codec) return;
         Buffer in;
         in.append(bytes->data(), bytes->size());
         for (auto _ : state) {
-          if (!codec->deserialize(in.padded(), object->get())) {
+          if (!codec->deserialize(in.padded(), object.get())) {
             state.SkipWithError("deserialize failed");
             break;
           }
-          benchmark::DoNotOptimize(object->get());
+          benchmark::DoNotOptimize(object.get());
         }
         state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
       });

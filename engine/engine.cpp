@@ -442,6 +442,22 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
   return interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
 }
 
+Status DynCodec::holds(const Object& object) const {
+  if (!state_) return empty_codec();
+  if (object.type() == state_->type) return Status();
+  return Status(Errc::type_mismatch,
+                "an Object of " + (object.type() ? display_name(*object.type()) : "nothing") +
+                    " given to the codec of " + display_name(*state_->type));
+}
+
+Status DynCodec::serialize(const Object& object, Buffer& out) const {
+  if (Status s = holds(object); !s) {
+    out.clear();
+    return s;
+  }
+  return serialize(object.get(), out);
+}
+
 const TypeDesc& DynCodec::type() const {
   static const TypeDesc kNone{.kind = Kind::Struct, .name = "(empty codec)"};
   return state_ ? *state_->type : kNone;

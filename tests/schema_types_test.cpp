@@ -2,7 +2,6 @@
 // jitser (typeinfo/layout.h), they read and write the same bytes as the C++ types whose schema
 // text they came from, in every format, in whichever tier the suite's policy runs.
 #include <cstddef>
-#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,26 +11,6 @@
 
 namespace jitser {
 namespace {
-
-// An object of a type with no C++ definition, made and destroyed through its operations.
-class Object {
- public:
-  explicit Object(const TypeDesc& type)
-      : type_(type), storage_(::operator new(type.size, std::align_val_t(type.align))) {
-    type_.value_ops->construct(&type_, storage_);
-  }
-  ~Object() {
-    type_.value_ops->destroy(&type_, storage_);
-    ::operator delete(storage_, std::align_val_t(type_.align));
-  }
-  Object(const Object&) = delete;
-  Object& operator=(const Object&) = delete;
-  void* get() { return storage_; }
-
- private:
-  const TypeDesc& type_;
-  void* storage_;
-};
 
 DynCodec codec_or_fail(Engine& e, const std::string& type, Format format) {
   Result<DynCodec> codec = e.codec(type, format);
@@ -68,10 +47,10 @@ TEST(SchemaTypes, EveryPayloadLoadedFromItsSchemaWritesTheSameBytes) {
       Buffer written;
       ASSERT_TRUE(typed.serialize(value, written).ok());
       Object object(dyn.type());
-      const Status read = dyn.deserialize(written.bytes(), object.get());
+      const Status read = dyn.deserialize(written.bytes(), object);
       ASSERT_TRUE(read.ok()) << read.to_string();
       Buffer again;
-      ASSERT_TRUE(dyn.serialize(object.get(), again).ok());
+      ASSERT_TRUE(dyn.serialize(object, again).ok());
       EXPECT_EQ(test::to_hex(again.bytes()), test::to_hex(written.bytes()));
       Result<T> back = typed.deserialize(again.bytes());
       ASSERT_TRUE(back.ok()) << back.status().to_string();
@@ -223,6 +202,31 @@ TEST(SchemaTypes, ThePayloadsSchemaFileMatchesTheCppPayloads) {
     ASSERT_TRUE(fingerprint.ok()) << type->name << ": " << fingerprint.status().to_string();
     EXPECT_EQ(*fingerprint, *cpp.fingerprint(type->name)) << type->name;
   }
+}
+
+// An Object owns its value, moves, and is given only to codecs of its type.
+TEST(SchemaTypes, ObjectsOwnTheirValueAndMatchTheirCodec) {
+  Engine e;
+  ASSERT_TRUE(e.load_schema("A{names:list<string>}\nB{x:int32}").ok());
+  const DynCodec a = codec_or_fail(e, "A", Format::Json);
+  const DynCodec b = codec_or_fail(e, "B", Format::Json);
+  Object first(a.type());
+  ASSERT_TRUE(a.deserialize(std::string_view(R"({"names":["x","y","z"]})"), first).ok());
+  Object moved = std::move(first);
+  EXPECT_TRUE(first.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(moved.type(), &a.type());
+  Buffer out;
+  ASSERT_TRUE(a.serialize(moved, out).ok());
+  EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()),
+            R"({"names":["x","y","z"]})");
+  const Status wrong = b.serialize(moved, out);
+  EXPECT_EQ(wrong.code(), Errc::type_mismatch);
+  EXPECT_NE(wrong.to_string().find("an Object of A given to the codec of B"), std::string::npos)
+      << wrong.to_string();
+  EXPECT_EQ(b.deserialize(std::string_view(R"({"x":1})"), moved).code(), Errc::type_mismatch);
+  EXPECT_EQ(a.serialize(first, out).code(), Errc::type_mismatch);  // empty
+  moved = Object(b.type());  // the old value is destroyed (ASan checks the leak)
+  ASSERT_TRUE(b.deserialize(std::string_view(R"({"x":7})"), moved).ok());
 }
 
 TEST(SchemaTypes, LoadingIsAllOrNothing) {

@@ -31,6 +31,7 @@
 #include <jitser/builder.h>
 #include <jitser/export.h>
 #include <jitser/format.h>
+#include <jitser/object.h>
 #include <jitser/options.h>
 #include <jitser/status.h>
 #include <jitser/type_desc.h>
@@ -100,6 +101,15 @@ class JITSER_API DynCodec {
   /// From input with readable padding after it, a PaddedString for one: JSON reads it in place.
   Status deserialize(const PaddedInput& input, void* object) const;
 
+  /// The same, for an Object, which must be of this codec's type (else Errc::type_mismatch).
+  Status serialize(const Object& object, Buffer& out) const;
+  template <class Input>
+  requires requires(const DynCodec& c, const Input& in, void* p) { c.deserialize(in, p); }
+  Status deserialize(const Input& input, Object& object) const {
+    if (Status s = holds(object); !s) return s;
+    return deserialize(input, object.get());
+  }
+
   /// The type it serves; an empty codec names none.
   const TypeDesc& type() const;
   Format format() const;
@@ -114,6 +124,7 @@ class JITSER_API DynCodec {
  private:
   friend class Engine;
   explicit DynCodec(detail::CodecState* state) : state_(state) {}
+  Status holds(const Object& object) const;
   detail::CodecState* state_ = nullptr;
 };
 
@@ -186,9 +197,9 @@ class JITSER_API Engine {
 
   /// Registers the structs and enums of a schema text (docs/schema.md), all or none. No C++
   /// type stands behind them: jitser lays them out as C++ would lay out the same struct of
-  /// standard types, and their codecs, by name, take objects made with the type's operations
-  /// (`type.value_ops->construct(&type, storage)` for `codec.type()`), which must be destroyed
-  /// before the Engine. Errors name the line and column.
+  /// standard types, and their codecs, by name, read into and write from a jitser::Object of
+  /// the codec's type(), which must be destroyed before the Engine. Errors name the line and
+  /// column.
   Status load_schema(std::string_view text);
 
   /// The codec for a registered type and format; made once, then shared.

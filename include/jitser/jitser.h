@@ -6,6 +6,7 @@
 #include <jitser/builder.h>    // IWYU pragma: export
 #include <jitser/engine.h>     // IWYU pragma: export
 #include <jitser/format.h>     // IWYU pragma: export
+#include <jitser/object.h>     // IWYU pragma: export
 #include <jitser/options.h>    // IWYU pragma: export
 #include <jitser/status.h>     // IWYU pragma: export
 #include <jitser/type_desc.h>  // IWYU pragma: export

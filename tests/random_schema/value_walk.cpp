@@ -425,14 +425,4 @@ bool equal(const TypeDesc& type, const void* a, const void* b, std::string& wher
   return equal_at(type, a, b, type.name, where, null_is_empty);
 }
 
-Object::Object(const TypeDesc& type)
-    : type_(type), storage_(::operator new(type.size, std::align_val_t(type.align))) {
-  type_.value_ops->construct(&type_, storage_);
-}
-
-Object::~Object() {
-  type_.value_ops->destroy(&type_, storage_);
-  ::operator delete(storage_, std::align_val_t(type_.align));
-}
-
 }  // namespace jitser::random_schema

@@ -29,19 +29,4 @@ void fill(const TypeDesc& type, void* at, std::mt19937_64& rng, const FillOption
 bool equal(const TypeDesc& type, const void* a, const void* b, std::string& where,
            bool null_is_empty = false);
 
-/// A live, default-constructed value of a registered struct, destroyed with the holder.
-class Object {
- public:
-  explicit Object(const TypeDesc& type);
-  ~Object();
-  Object(const Object&) = delete;
-  Object& operator=(const Object&) = delete;
-  void* get() { return storage_; }
-  const void* get() const { return storage_; }
-
- private:
-  const TypeDesc& type_;
-  void* storage_;
-};
-
 }  // namespace jitser::random_schema
