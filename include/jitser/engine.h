@@ -103,11 +103,17 @@ class JITSER_API DynCodec {
 
   /// The same, for an Object, which must be of this codec's type (else Errc::type_mismatch).
   Status serialize(const Object& object, Buffer& out) const;
-  template <class Input>
-  requires requires(const DynCodec& c, const Input& in, void* p) { c.deserialize(in, p); }
-  Status deserialize(const Input& input, Object& object) const {
-    if (Status s = holds(object); !s) return s;
-    return deserialize(input, object.get());
+  Status deserialize(std::span<const std::uint8_t> input, Object& object) const {
+    return holds(object) ? deserialize(input, object.get()) : holds(object);
+  }
+  Status deserialize(std::span<const std::byte> input, Object& object) const {
+    return holds(object) ? deserialize(input, object.get()) : holds(object);
+  }
+  Status deserialize(std::string_view input, Object& object) const {
+    return holds(object) ? deserialize(input, object.get()) : holds(object);
+  }
+  Status deserialize(const PaddedInput& input, Object& object) const {
+    return holds(object) ? deserialize(input, object.get()) : holds(object);
   }
 
   /// The type it serves; an empty codec names none.
