@@ -234,19 +234,6 @@ class Parser {
     }
   }
 
-  static void append_utf8(std::string& out, unsigned code) {
-    if (code < 0x80) {
-      out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      out += static_cast<char>(0xC0 | (code >> 6));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-      out += static_cast<char>(0xE0 | (code >> 12));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    }
-  }
-
   const Token& peek() const { return tokens_[at_]; }
   const Token& take() { return tokens_[at_ < tokens_.size() - 1 ? at_++ : at_]; }
   bool accept(char punct) {

@@ -240,21 +240,7 @@ Errc unescaped_key(const char* raw_key, std::string_view* out) {
           p += 6;
           cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         }
-        if (cp < 0x80) {
-          key += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-          key += static_cast<char>(0xC0 | cp >> 6);
-          key += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-          key += static_cast<char>(0xE0 | cp >> 12);
-          key += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-          key += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-          key += static_cast<char>(0xF0 | cp >> 18);
-          key += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
-          key += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-          key += static_cast<char>(0x80 | (cp & 0x3F));
-        }
+        append_utf8(key, cp);
         break;
       }
       default: return Errc::syntax_error;

@@ -4,12 +4,15 @@
 # Run with -DTOOL=<jitser> -DSCHEMA=<examples/payloads.jitser> -DWORK=<scratch directory>.
 file(MAKE_DIRECTORY ${WORK})
 
+# convert(input output from to expected-exit-code [more options...])
 function(convert input_file output_file from to expect_code)
-  execute_process(COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from ${from} --to ${to}
+  execute_process(COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from ${from}
+                          --to ${to} ${ARGN}
                   INPUT_FILE ${input_file} OUTPUT_FILE ${output_file} ERROR_VARIABLE err
                   RESULT_VARIABLE code)
   if(NOT code EQUAL expect_code)
-    message(FATAL_ERROR "convert ${from} -> ${to}: exit ${code}, expected ${expect_code}: ${err}")
+    message(FATAL_ERROR "convert ${ARGN} ${from} -> ${to}: exit ${code}, expected "
+                        "${expect_code}: ${err}")
   endif()
   set(last_error "${err}" PARENT_SCOPE)
 endfunction()
@@ -52,27 +55,16 @@ convert(${WORK}/truncated.bin ${WORK}/truncated.json binary json 1)
 
 # Streams of records: NDJSON to length-prefixed binary and back gives the same lines; a bad
 # record is named by its number, and the records before it are written.
-function(convert_records input_file output_file from to expect_code)
-  execute_process(COMMAND ${TOOL} convert --schema ${SCHEMA} --type MediaContent --from ${from}
-                          --to ${to} --records
-                  INPUT_FILE ${input_file} OUTPUT_FILE ${output_file} ERROR_VARIABLE err
-                  RESULT_VARIABLE code)
-  if(NOT code EQUAL expect_code)
-    message(FATAL_ERROR "convert --records ${from} -> ${to}: exit ${code}, expected "
-                        "${expect_code}: ${err}")
-  endif()
-  set(last_error "${err}" PARENT_SCOPE)
-endfunction()
 string(REPLACE "\"width\":640" "\"width\":641" second "${doc}")
 file(WRITE ${WORK}/records.ndjson "${doc}\n\n${second}\n${doc}\n")
-convert_records(${WORK}/records.ndjson ${WORK}/records.bin json binary 0)
-convert_records(${WORK}/records.bin ${WORK}/records.back binary json 0)
+convert(${WORK}/records.ndjson ${WORK}/records.bin json binary 0 --records)
+convert(${WORK}/records.bin ${WORK}/records.back binary json 0 --records)
 file(READ ${WORK}/records.back records_back)
 if(NOT records_back STREQUAL "${doc}\n${second}\n${doc}\n")
   message(FATAL_ERROR "NDJSON -> binary records -> NDJSON changed the records:\n${records_back}")
 endif()
 file(WRITE ${WORK}/bad_records.ndjson "${doc}\n${bad}\n${doc}\n")
-convert_records(${WORK}/bad_records.ndjson ${WORK}/bad_records.bin json binary 1)
+convert(${WORK}/bad_records.ndjson ${WORK}/bad_records.bin json binary 1 --records)
 if(NOT last_error MATCHES "record 1 \\(at byte" OR NOT last_error MATCHES "MediaContent\\.media\\.width")
   message(FATAL_ERROR "the error does not name the record and field: ${last_error}")
 endif()
