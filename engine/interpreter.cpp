@@ -81,6 +81,16 @@ class Walk {
     return true;
   }
   void leave() { --depth_; }
+
+  // Two fields of one oneof holding a value fail at the second, in both directions.
+  bool oneofs_ok(const Routine& routine, const std::uint8_t* base, std::size_t offset) {
+    if (!routine.oneofs) return true;
+    const FieldDesc* second = oneof_conflict(*routine.type, base);
+    if (!second) return true;
+    path_.push_back("." + (second->cpp_name.empty() ? second->name : second->cpp_name));
+    return fault_.set(Errc::oneof_conflict,
+                      "a second field of oneof '" + second->oneof + "' holds a value", offset);
+  }
   // A dynamic value that nests too deep fails with the message of every depth failure.
   bool value_failed() {
     if (fault_.code == Errc::depth_exceeded) {
@@ -131,6 +141,7 @@ class Writer : Walk {
   }
 
   bool object(const Routine& routine, const std::uint8_t* base) {
+    if (!oneofs_ok(routine, base, Status::kNoOffset)) return false;
     ops_.begin_object(out_);
     bool first = true;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
@@ -294,12 +305,14 @@ class Reader : Walk {
   // format, and in a positional one the place where its fields follow each other.
   bool run(std::uint32_t r, std::uint8_t* base, Slot* v) {
     const Routine& routine = plan_.routines[r];
-    if (routine.object && keyed_) return keyed_object(routine, base, v);
+    if (routine.object && keyed_) {
+      return keyed_object(routine, base, v) && oneofs_ok(routine, base, ops_.offset(v));
+    }
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       if (!op(in, base + in.offset, v)) return field_failed(in);
     }
-    return true;
+    return oneofs_ok(routine, base, ops_.offset(v));
   }
 
   bool nested(std::uint32_t r, std::uint8_t* base, Slot* v) {

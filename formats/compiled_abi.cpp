@@ -55,6 +55,10 @@ void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
 
 bool jitser_rt_missing(const FieldDesc* field, void* slot) { return apply_missing(*field, slot); }
 
+bool jitser_rt_oneofs(const TypeDesc* type, const void* base) {
+  return oneof_conflict(*type, base) == nullptr;
+}
+
 }  // extern "C"
 
 std::span<const HelperSymbol> runtime_helpers() {
@@ -67,6 +71,7 @@ std::span<const HelperSymbol> runtime_helpers() {
       {"jitser_rt_shared_earlier", reinterpret_cast<void*>(&jitser_rt_shared_earlier)},
       {"jitser_rt_shared_new", reinterpret_cast<void*>(&jitser_rt_shared_new)},
       {"jitser_rt_missing", reinterpret_cast<void*>(&jitser_rt_missing)},
+      {"jitser_rt_oneofs", reinterpret_cast<void*>(&jitser_rt_oneofs)},
   };
   return helpers;
 }

@@ -127,6 +127,8 @@ void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
                            std::uint32_t identity);
 /// A field the input left out: its default, or false when it is required.
 bool jitser_rt_missing(const FieldDesc* field, void* slot);
+/// Written or read: false when two fields of one oneof of the struct at `base` hold a value.
+bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 }
 
 /// The kernel contract: what compiled code calls a format's functions by, as

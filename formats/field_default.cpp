@@ -123,4 +123,21 @@ bool holds_nothing(const FieldDesc& field, const void* slot) {
   return empty_chain(*field.type, slot, false);
 }
 
+const FieldDesc* oneof_conflict(const TypeDesc& s, const void* base) {
+  const std::string* held_group = nullptr;  // the oneof of the last field found holding a value
+  for (const FieldDesc& f : s.fields) {
+    if (f.oneof.empty()) continue;
+    const TypeDesc& t = *f.type;
+    const void* slot = static_cast<const std::uint8_t*>(base) + f.offset;
+    const bool holds = t.kind == Kind::SharedPtr ? t.shared_ops->get(&t, slot) != nullptr
+                                                 : t.nullable_ops->get(&t, slot) != nullptr;
+    if (!holds) continue;
+    // A oneof's fields are adjacent (the registry checks), so one seen before is in this group
+    // exactly when its group has the same name.
+    if (held_group && *held_group == f.oneof) return &f;
+    held_group = &f.oneof;
+  }
+  return nullptr;
+}
+
 }  // namespace jitser

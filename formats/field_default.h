@@ -22,4 +22,8 @@ bool equals_default(const FieldDesc& field, const void* slot);
 /// optionals or pointers or a null jitser::Value: what JSON writes as null.
 bool holds_nothing(const FieldDesc& field, const void* slot);
 
+/// The struct at `base` of type `s` with two fields of one oneof holding a value: the second of
+/// them, which both tiers refuse. Null when every oneof holds at most one.
+const FieldDesc* oneof_conflict(const TypeDesc& s, const void* base);
+
 }  // namespace jitser

@@ -16,4 +16,5 @@
       reinterpret_cast<const void*>(&jitser_rt_omit),           \
       reinterpret_cast<const void*>(&jitser_rt_shared_earlier), \
       reinterpret_cast<const void*>(&jitser_rt_shared_new),     \
-      reinterpret_cast<const void*>(&jitser_rt_missing)
+      reinterpret_cast<const void*>(&jitser_rt_missing),        \
+      reinterpret_cast<const void*>(&jitser_rt_oneofs)

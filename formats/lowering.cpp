@@ -46,6 +46,7 @@ std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
   for (std::size_t i = 0; i < s.fields.size(); ++i) {
     const FieldDesc& f = s.fields[i];
     slot(*f.type, static_cast<std::uint32_t>(f.offset), field(f, i), body);
+    if (!f.oneof.empty()) plan_.routines[index].oneofs = true;
   }
   finish(index, body);
   return index;

@@ -57,7 +57,8 @@ std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&)) {
   for (std::size_t r = 0; r < plan.routines.size(); ++r) {
     const Routine& routine = plan.routines[r];
     out += "r" + std::to_string(r) + " " + display_name(*routine.type) +
-           " min_bytes=" + std::to_string(routine.min_wire_bytes) + "\n";
+           " min_bytes=" + std::to_string(routine.min_wire_bytes) +
+           (routine.oneofs ? " oneofs" : "") + "\n";
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan.code[i];
       out += "  " + std::string(op_name(in.op));

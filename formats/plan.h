@@ -72,6 +72,7 @@ struct Routine {
   const TypeDesc* type = nullptr;    // the struct, or the element type for a leaf routine
   std::uint32_t min_wire_bytes = 0;  // the fewest input bytes one run can consume
   bool object = false;               // its instructions are a struct's fields, one each
+  bool oneofs = false;               // some fields are alternatives: at most one may hold a value
 };
 
 /// How a format lays out what the Plan's instructions describe.

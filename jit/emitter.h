@@ -186,6 +186,13 @@ class EmitterBase {
     b_.CreateCondBr(fails, fail_, ok, unlikely());
     b_.SetInsertPoint(ok);
   }
+  // Fails when two fields of one oneof of routine r's struct at `base` hold a value; both
+  // directions check, with the rule the interpreter applies (formats/field_default.h).
+  void check_oneofs(const Routine& routine, Value* base) {
+    if (!routine.oneofs) return;
+    fail_if(b_.CreateNot(b_.CreateCall(helper("jitser_rt_oneofs", i1(), {ptr_, ptr_}),
+                                       {const_ptr(routine.type), base})));
+  }
   llvm::MDNode* unlikely() { return llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20); }
 
   // Nesting depth lives at offset 0 of the context, as the interpreter counts it.

@@ -72,6 +72,7 @@ class ReadEmitter : public EmitterBase {
         value(in, slot, at(base, in.offset));
       }
     }
+    check_oneofs(routine, base);
     b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
   }
 

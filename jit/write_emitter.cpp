@@ -50,6 +50,7 @@ class WriteEmitter : public WriterBase {
     begin(routines_[r]);
     Value* base = fn_->getArg(3);
     if (plan_.routines[r].object && omitting_) {
+      check_oneofs(plan_.routines[r], base);
       object_with_omissions(r, base);
     } else {
       std::vector<Step> steps;
@@ -66,6 +67,7 @@ class WriteEmitter : public WriterBase {
   // value is left in `literal`.
   void expand(std::uint32_t r, Value* base, std::string& literal, std::vector<Step>& out) {
     const Routine& routine = plan_.routines[r];
+    check_oneofs(routine, base);
     if (routine.object) literal += literals_.object_begin;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];

@@ -77,6 +77,29 @@ Status check_name(const std::string& where, const std::string& name, const char*
   return Status();
 }
 
+// A oneof's fields are adjacent, so schema text can write them as one group, and each can hold
+// nothing, so that all but one can.
+Status check_oneofs(const TypeDesc& t) {
+  std::set<std::string> closed;
+  for (std::size_t i = 0; i < t.fields.size(); ++i) {
+    const FieldDesc& f = t.fields[i];
+    if (f.oneof.empty()) continue;
+    const std::string where = t.name + "." + (f.cpp_name.empty() ? f.name : f.cpp_name);
+    if (Status s = check_name(where, f.oneof, "a oneof's name"); !s) return s;
+    const Kind k = f.type->kind;
+    if (k != Kind::Optional && k != Kind::UniquePtr && k != Kind::SharedPtr) {
+      return invalid(where, "a field of oneof '" + f.oneof +
+                                "' is an optional or a pointer, not a " + display_name(*f.type));
+    }
+    if (t.wrapper) return invalid(where, "a value wrapper's field is in no oneof");
+    if (closed.count(f.oneof)) {
+      return invalid(where, "the fields of oneof '" + f.oneof + "' are not adjacent");
+    }
+    if (i + 1 == t.fields.size() || t.fields[i + 1].oneof != f.oneof) closed.insert(f.oneof);
+  }
+  return Status();
+}
+
 Status check_struct(const TypeDesc& t) {
   if (t.name.empty()) return invalid("struct", "a registered type needs a name");
   if (Status s = check_name("struct", t.name, "the struct's name"); !s) return s;
@@ -119,7 +142,7 @@ Status check_struct(const TypeDesc& t) {
     }
     if (Status s = check_node(*f.type, where); !s) return s;
   }
-  return Status();
+  return check_oneofs(t);
 }
 
 Status check_enum(const TypeDesc& t) {
@@ -395,7 +418,12 @@ std::string canonical_text(const TypeDesc& root) {
     }
     if (t.kind != Kind::Struct) continue;
     out += schema_name(t.name) + (t.wrapper ? "=wrap{" : "{");
-    for (const FieldDesc& f : t.fields) {
+    for (std::size_t k = 0; k < t.fields.size(); ++k) {
+      const FieldDesc& f = t.fields[k];
+      const bool opens = !f.oneof.empty() && (k == 0 || t.fields[k - 1].oneof != f.oneof);
+      const bool closes =
+          !f.oneof.empty() && (k + 1 == t.fields.size() || t.fields[k + 1].oneof != f.oneof);
+      if (opens) out += "oneof " + schema_name(f.oneof) + "{";
       out += schema_name(f.name);
       if (f.number) {
         out += '#';  // not "#" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) of that
@@ -404,7 +432,7 @@ std::string canonical_text(const TypeDesc& root) {
       if (f.nullable) out += "?";
       out += ':';
       canonical_type(*f.type, out, pending);
-      out += ',';
+      out += closes ? ",}," : ",";
     }
     out += "}\n";
   }

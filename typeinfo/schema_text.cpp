@@ -328,47 +328,93 @@ class Parser {
     return Status();
   }
 
-  Status struct_body(std::unique_ptr<TypeDesc> decl, std::size_t decl_at) {
-    if (Status s = expect('{', "'{'"); !s) return s;
+  // What a struct's body has declared so far, to refuse a name or number given twice.
+  struct StructBody {
+    TypeDesc& decl;
     std::set<std::string> names;
     std::set<std::uint32_t> numbers;
+    std::set<std::string> oneofs;
     std::vector<std::size_t> at_of_field;
+  };
+
+  Status oneof_group(StructBody& body) {
+    take();
+    const std::size_t at = peek().offset;
+    std::string group;
+    if (Status s = name(group, "the oneof's name"); !s) return s;
+    if (!body.oneofs.insert(group).second) {
+      return error(at, Errc::duplicate_field, "oneof '" + group + "' is declared twice",
+                   body.decl.name + "." + group);
+    }
+    if (Status s = expect('{', "'{' and the oneof's fields"); !s) return s;
+    const std::size_t first = body.decl.fields.size();
     while (!accept('}')) {
-      FieldDesc f;
-      const std::size_t at = peek().offset;
-      if (Status s = name(f.name, "a field name or '}'"); !s) return s;
-      f.cpp_name = f.name;
-      const std::string path = decl->name + "." + f.name;
-      if (!names.insert(f.name).second) {
-        return error(at, Errc::duplicate_field, "field '" + f.name + "' is declared twice", path);
+      if (Status s = field(body, group); !s) return s;
+      if (!accept(',')) accept(';');
+    }
+    if (body.decl.fields.size() == first) {
+      return error(at, Errc::invalid_descriptor, "oneof '" + group + "' has no fields",
+                   body.decl.name + "." + group);
+    }
+    return Status();
+  }
+
+  Status field(StructBody& body, const std::string& oneof) {
+    FieldDesc f;
+    const std::size_t at = peek().offset;
+    if (Status s = name(f.name, "a field name or '}'"); !s) return s;
+    f.cpp_name = f.name;
+    f.oneof = oneof;
+    const std::string path = body.decl.name + "." + f.name;
+    if (!body.names.insert(f.name).second) {
+      return error(at, Errc::duplicate_field, "field '" + f.name + "' is declared twice", path);
+    }
+    if (accept('#')) {
+      const Token& number = peek();
+      const std::optional<std::int64_t> n =
+          number.type == Token::Type::Number ? integer(number.text) : std::nullopt;
+      if (!n || *n < 1 || *n > std::int64_t{UINT32_MAX}) {
+        return syntax(number, "a field number from 1 to 4294967295");
       }
-      if (accept('#')) {
-        const Token& number = peek();
-        const std::optional<std::int64_t> n =
-            number.type == Token::Type::Number ? integer(number.text) : std::nullopt;
-        if (!n || *n < 1 || *n > std::int64_t{UINT32_MAX}) {
-          return syntax(number, "a field number from 1 to 4294967295");
-        }
-        take();
-        f.number = static_cast<std::uint32_t>(*n);
-        if (!numbers.insert(f.number).second) {
-          return error(number.offset, Errc::duplicate_number,
-                       "field number " + number.text + " is taken by another field", path);
-        }
+      take();
+      f.number = static_cast<std::uint32_t>(*n);
+      if (!body.numbers.insert(f.number).second) {
+        return error(number.offset, Errc::duplicate_number,
+                     "field number " + number.text + " is taken by another field", path);
       }
-      if (accept('?')) f.nullable = true;
-      if (Status s = expect(':', "':' and the field's type"); !s) return s;
-      const std::size_t type_at = peek().offset;
-      Result<TypeDesc> type = type_expression(path, 0);
-      if (!type) return type.status();
-      f.type = box(std::move(*type), type_at, path);
-      at_of_field.push_back(at);
-      decl->fields.push_back(std::move(f));
-      if (accept('=')) {
-        if (Status s = default_value(*decl, decl->fields.size() - 1, path); !s) return s;
+    }
+    if (accept('?')) f.nullable = true;
+    if (Status s = expect(':', "':' and the field's type"); !s) return s;
+    const std::size_t type_at = peek().offset;
+    Result<TypeDesc> type = type_expression(path, 0);
+    if (!type) return type.status();
+    if (!oneof.empty() && type->kind != Kind::Optional && type->kind != Kind::UniquePtr &&
+        type->kind != Kind::SharedPtr) {
+      return error(type_at, Errc::invalid_descriptor,
+                   "a field of oneof '" + oneof + "' is an optional or a pointer", path);
+    }
+    f.type = box(std::move(*type), type_at, path);
+    body.at_of_field.push_back(at);
+    body.decl.fields.push_back(std::move(f));
+    if (accept('=')) {
+      if (Status s = default_value(body.decl, body.decl.fields.size() - 1, path); !s) return s;
+    }
+    return Status();
+  }
+
+  Status struct_body(std::unique_ptr<TypeDesc> decl, std::size_t decl_at) {
+    if (Status s = expect('{', "'{'"); !s) return s;
+    StructBody body{*decl, {}, {}, {}, {}};
+    while (!accept('}')) {
+      // `oneof` followed by a name opens a group; followed by anything else it is a field name.
+      if (peek().is_name("oneof") && tokens_[at_ + 1].type != Token::Type::Punct) {
+        if (Status s = oneof_group(body); !s) return s;
+      } else if (Status s = field(body, {}); !s) {
+        return s;
       }
       if (!accept(',')) accept(';');
     }
+    std::vector<std::size_t> at_of_field = std::move(body.at_of_field);
     if (decl->wrapper && decl->fields.size() != 1) {
       return error(decl_at, Errc::invalid_descriptor,
                    "value wrapper '" + decl->name + "' needs exactly one field", decl->name);

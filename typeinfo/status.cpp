@@ -12,6 +12,7 @@ const char* errc_name(Errc code) {
     case Errc::unregistered_type: return "unregistered type";
     case Errc::recursive_by_value: return "recursive by value";
     case Errc::unknown_type: return "unknown type";
+    case Errc::unsupported: return "unsupported";
     case Errc::empty_codec: return "empty codec";
     case Errc::truncated: return "truncated";
     case Errc::varint_overlong: return "overlong varint";
@@ -33,6 +34,7 @@ const char* errc_name(Errc code) {
     case Errc::missing_field: return "missing field";
     case Errc::unknown_field: return "unknown field";
     case Errc::invalid_base64: return "invalid base64";
+    case Errc::oneof_conflict: return "oneof conflict";
     case Errc::not_finite: return "not finite";
     case Errc::cycle: return "cycle";
     case Errc::jit_failed: return "jit failed";

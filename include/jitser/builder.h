@@ -42,6 +42,12 @@ class FieldOptions {
     nullable_ = on;
     return *this;
   }
+  /// Puts the field in a group of alternatives of which at most one holds a value (a Protobuf
+  /// oneof). The field is an optional or a pointer, next to the other fields of the group.
+  FieldOptions& oneof(std::string group) {
+    oneof_ = std::move(group);
+    return *this;
+  }
   template <class V>
   FieldOptions& default_to(V value) {
     if constexpr (std::is_same_v<V, bool>) {
@@ -65,6 +71,7 @@ class FieldOptions {
     field.number = number_;
     field.nullable = nullable_;
     field.default_value = default_;
+    field.oneof = oneof_;
   }
 
  private:
@@ -72,6 +79,7 @@ class FieldOptions {
   std::uint32_t number_ = 0;
   bool nullable_ = false;
   DefaultValue default_;
+  std::string oneof_;
 };
 
 inline FieldOptions opt() { return {}; }

@@ -26,6 +26,7 @@ enum class Errc : std::uint8_t {
   unregistered_type,   // a field refers to a type that is not registered
   recursive_by_value,  // a struct contains itself without a pointer or container between
   unknown_type,        // no registered type of that name or C++ type
+  unsupported,         // a schema feature jitser cannot map (a Protobuf group or extension)
   empty_codec,         // a default-constructed codec, which no Engine made
   // Reading input
   truncated,             // input ended inside a value
@@ -48,6 +49,7 @@ enum class Errc : std::uint8_t {
   missing_field,         // a required field absent from the input
   unknown_field,         // a field the type does not declare, under a strict option
   invalid_base64,        // bytes written as a string that is not base64
+  oneof_conflict,        // two fields of one oneof hold a value (also when writing)
   // Writing
   not_finite,  // NaN or an infinity where the format has no way to write it
   cycle,       // a shared object that contains itself, in a format without references

@@ -156,6 +156,10 @@ struct FieldDesc {
   std::uint32_t number = 0;  // Protobuf field number; 0 means "declaration index + 1"
   bool nullable = false;     // absence is not an error in formats that may omit fields
   DefaultValue default_value;
+  // The group of alternatives (a Protobuf oneof) the field belongs to, or empty. Its fields
+  // are adjacent, each an optional or pointer, and at most one of them holds a value: writers
+  // and readers refuse a value with two (`oneof_conflict`).
+  std::string oneof;
 };
 
 struct EnumValue {

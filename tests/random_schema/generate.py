@@ -192,6 +192,14 @@ class Generator:
             if d is not None and self.r.random() < 0.3:
                 options.append(".default_to(%s)" % d)
             fields.append((fname, "m%d" % i, t, "".join(options)))
+        if self.r.random() < 0.2:
+            # A oneof: adjacent optionals and pointers of which the filler sets at most one.
+            group = self.r.choice(["choice", "kind", "o\u00e9"])
+            for k in range(self.r.randint(1, 3)):
+                i = len(fields)
+                holder = self.r.choice(["optional", "unique_ptr", "shared_ptr"])
+                t = "std::%s<%s>" % (holder, self.type(1, index))
+                fields.append(("alt%d" % i, "m%d" % i, t, ".oneof(%s)" % cpp_string(group)))
         self.structs.append(("S%d" % index, name, False, fields))
 
     def write(self, seed):

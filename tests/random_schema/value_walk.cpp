@@ -180,6 +180,31 @@ Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options) 
 
 std::size_t element_size(const TypeDesc& t) { return t.element->resolved().size; }
 
+// A oneof holds at most one value: of the fields of each group that the filler gave one, a
+// random one keeps it.
+void keep_one_alternative(const TypeDesc& t, void* at, std::mt19937_64& rng) {
+  for (std::size_t i = 0; i < t.fields.size();) {
+    std::size_t end = i + 1;
+    if (t.fields[i].oneof.empty()) {
+      i = end;
+      continue;
+    }
+    while (end < t.fields.size() && t.fields[end].oneof == t.fields[i].oneof) ++end;
+    const std::size_t kept = i + pick(rng, end - i);
+    for (std::size_t k = i; k < end; ++k) {
+      const TypeDesc& ft = *t.fields[k].type;
+      void* slot = static_cast<char*>(at) + t.fields[k].offset;
+      if (k == kept) continue;
+      if (ft.kind == Kind::SharedPtr) {
+        ft.shared_ops->reset(&ft, slot);
+      } else {
+        ft.nullable_ops->reset(&ft, slot);
+      }
+    }
+    i = end;
+  }
+}
+
 void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth,
              const FillOptions& options) {
   const TypeDesc& t = declared.resolved();
@@ -228,6 +253,7 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
       for (const FieldDesc& f : t.fields) {
         fill_at(*f.type, static_cast<char*>(at) + f.offset, rng, depth + 1, options);
       }
+      keep_one_alternative(t, at, rng);
       break;
     case Kind::List: {
       const std::size_t n = random_count(rng, depth, options);
