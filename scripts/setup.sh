@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   libxxhash-dev libgtest-dev libbenchmark-dev
   llvm-19-dev clang-19 libclang-rt-19-dev libfuzzer-19-dev
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev libprotoc-dev protobuf-compiler
   libsimdjson-dev rapidjson-dev nlohmann-json3-dev
 )
 

@@ -22,6 +22,7 @@
 #include <jitser/jitser.h>
 
 #include "tools/records.h"
+#include "typeinfo/proto_import.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 #include "typeinfo/value_slot.h"
@@ -34,8 +35,9 @@ constexpr const char* kUsage =
     "usage: jitser <command> [options]\n"
     "\n"
     "Shows what jitser's JIT makes of the types of a schema file (docs/schema.md), and converts\n"
-    "data between formats. Every command but check-schema reads its types from --schema FILE;\n"
-    "examples/payloads.jitser holds the benchmark payload types.\n"
+    "data between formats. Every command but check-schema reads its types from --schema FILE,\n"
+    "in jitser's schema language or a .proto file (docs/proto.md; -I DIR where its imports\n"
+    "are); examples/payloads.jitser holds the benchmark payload types.\n"
     "\n"
     "commands:\n"
     "  types      list the types of the schema file, with their fingerprints\n"
@@ -52,7 +54,8 @@ constexpr const char* kDumpIrUsage =
     "\n"
     "Prints the LLVM IR module the JIT builds for one direction of T's codec in format F.\n"
     "\n"
-    "  --schema FILE   the schema file that declares T\n"
+    "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
+    "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
     "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n"
@@ -64,18 +67,19 @@ constexpr const char* kDumpAsmUsage =
     "Prints the host assembly of one direction of T's codec in format F: the code LLVM\n"
     "generates with the JIT's target machine from the optimized IR.\n"
     "\n"
-    "  --schema FILE   the schema file that declares T\n"
+    "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
+    "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
     "  --format F      binary or json\n"
     "  --direction D   serialize (default) or deserialize\n";
 
 constexpr const char* kTypesUsage =
-    "usage: jitser types --schema FILE\n"
+    "usage: jitser types --schema FILE [-I DIR]\n"
     "\n"
     "Lists the types of a schema file: kind, name and schema fingerprint.\n";
 
 constexpr const char* kStatsUsage =
-    "usage: jitser stats --schema FILE\n"
+    "usage: jitser stats --schema FILE [-I DIR]\n"
     "\n"
     "Compiles the codecs of every struct of the schema file in every format and prints, per\n"
     "codec, its compile time (LLVM's work), the time from creating the codec to running\n"
@@ -89,7 +93,8 @@ constexpr const char* kConvertUsage =
     "stdout. Input that is not a valid T is an error (exit status 1) that names the field and\n"
     "the byte offset.\n"
     "\n"
-    "  --schema FILE  the schema file that declares T\n"
+    "  --schema FILE  the schema file that declares T (.jitser or .proto)\n"
+    "  -I DIR         where a .proto schema's imports are found (repeatable)\n"
     "  --type T       a type from `jitser types`\n"
     "  --from F       binary or json\n"
     "  --to F         binary or json\n"
@@ -99,16 +104,18 @@ constexpr const char* kConvertUsage =
     "  --pretty       JSON output with newlines and indentation (not with --records)\n";
 
 constexpr const char* kCheckSchemaUsage =
-    "usage: jitser check-schema FILE [--canonical]\n"
+    "usage: jitser check-schema FILE [--canonical] [-I DIR]\n"
     "\n"
-    "Parses a schema file in jitser's schema language (docs/schema.md; - reads stdin) and lists\n"
-    "its types: kind, name and schema fingerprint, the one a binary header carries. An error\n"
-    "names its line and column (exit status 1).\n"
+    "Parses a schema file in jitser's schema language (docs/schema.md; - reads stdin) or a\n"
+    ".proto file (docs/proto.md) and lists its types: kind, name and schema fingerprint, the one\n"
+    "a binary header carries. An error names its line and column (exit status 1).\n"
     "\n"
-    "  --canonical  print each struct's canonical schema text too, as Engine::schema_text does\n";
+    "  --canonical  print each struct's canonical schema text too, as Engine::schema_text does\n"
+    "  -I DIR       where a .proto file's imports are found (repeatable)\n";
 
 struct Args {
   std::map<std::string, std::string> values;
+  std::vector<std::string> import_paths;  // -I DIR: where a .proto schema's imports are found
   bool help = false;
   std::string error;
 };
@@ -124,6 +131,15 @@ Args parse(int argc, char** argv, const std::vector<std::string>& with_value,
       positional->push_back(arg);
     } else if (arg == "--help" || arg == "-h") {
       args.help = true;
+    } else if (arg.rfind("-I", 0) == 0) {
+      if (arg.size() > 2) {
+        args.import_paths.push_back(arg.substr(2));
+      } else if (i + 1 < argc) {
+        args.import_paths.push_back(argv[++i]);
+      } else {
+        args.error = "-I needs a directory";
+        return args;
+      }
     } else if (std::find(flags.begin(), flags.end(), arg) != flags.end()) {
       args.values.insert_or_assign(arg, std::string(1, '1'));  // "1": GCC 12 -Wrestrict at -O3
     } else if (std::find(with_value.begin(), with_value.end(), arg) != with_value.end()) {
@@ -158,6 +174,26 @@ std::optional<std::string> read_file(const std::string& path) {
   return text.str();
 }
 
+bool is_proto(const std::string& path) {
+  return path.size() > 6 && path.compare(path.size() - 6, 6, ".proto") == 0;
+}
+
+// A schema file's text in jitser's schema language: a .proto file translated (with -I for its
+// imports), any other read as it is. A message on stderr and none when it cannot be had.
+std::optional<std::string> schema_file_text(const std::string& path, const Args& args) {
+  if (is_proto(path)) {
+    Result<std::string> text = proto_schema_text(path, args.import_paths);
+    if (!text) {
+      std::cerr << "jitser: " << text.status().to_string() << "\n";
+      return std::nullopt;
+    }
+    return std::move(*text);
+  }
+  std::optional<std::string> text = read_file(path);
+  if (!text) std::cerr << "jitser: cannot read " << path << "\n";
+  return text;
+}
+
 // Loads --schema FILE into the engine; a message on stderr and false when it cannot.
 bool load_schema(Engine& engine, Args& args, const char* usage, int& exit_code) {
   if (!args.values.count("--schema")) {
@@ -165,9 +201,8 @@ bool load_schema(Engine& engine, Args& args, const char* usage, int& exit_code) 
     return false;
   }
   const std::string& path = args.values["--schema"];
-  const std::optional<std::string> text = read_file(path);
+  const std::optional<std::string> text = schema_file_text(path, args);
   if (!text) {
-    std::cerr << "jitser: cannot read " << path << "\n";
     exit_code = 1;
     return false;
   }
@@ -399,11 +434,8 @@ int check_schema(int argc, char** argv) {
   }
   if (!args.error.empty()) return fail(args.error, kCheckSchemaUsage);
   if (files.size() != 1) return fail("name one schema file", kCheckSchemaUsage);
-  const std::optional<std::string> text = read_file(files[0]);
-  if (!text) {
-    std::cerr << "jitser: cannot read " << files[0] << "\n";
-    return 1;
-  }
+  const std::optional<std::string> text = schema_file_text(files[0], args);
+  if (!text) return 1;
   Result<ParsedSchema> schema = parse_schema(*text);
   if (!schema) {
     std::cerr << "jitser: " << files[0] << ": " << schema.status().to_string() << "\n";
