@@ -14,6 +14,7 @@
 
 #include "bench/payloads.h"
 #include "bench/peers/json_peers.h"
+#include "bench/peers/protobuf_dynamic.h"
 #include "bench/peers/protobuf_peer.h"
 
 namespace {
@@ -249,6 +250,40 @@ void register_protobuf(const std::string& payload, const T& sample) {
       });
 }
 
+// protobuf/MediaContent/<op>/protobuf_dynamic and json/MediaContent/<op>/protobuf_dynamic_json:
+// DynamicMessage, of a type built at run time, holding the value as an Object does; its JSON
+// reader reads what its writer wrote.
+void register_protobuf_dynamic() {
+  namespace dynamic = bench::protobuf_dynamic;
+  auto message = std::make_shared<dynamic::Message>(payloads::make_media_content());
+  using Step = bool (*)(dynamic::Message&, std::string&);
+  auto entry = [message](const std::string& name, Step prepare, Step step) {
+    benchmark::RegisterBenchmark(name.c_str(), [message, prepare, step](benchmark::State& state) {
+      std::string bytes;
+      if (!prepare(*message, bytes)) {
+        state.SkipWithError("protobuf refused the value");
+        return;
+      }
+      for (auto _ : state) {
+        if (!step(*message, bytes)) {
+          state.SkipWithError("protobuf failed");
+          break;
+        }
+        benchmark::DoNotOptimize(bytes.data());
+      }
+      state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+    });
+  };
+  auto encode = [](dynamic::Message& m, std::string& bytes) { return m.serialize(bytes); };
+  auto decode = [](dynamic::Message& m, std::string& bytes) { return m.deserialize(bytes); };
+  auto to_json = [](dynamic::Message& m, std::string& text) { return m.to_json(text); };
+  auto from_json = [](dynamic::Message& m, std::string& text) { return m.from_json(text); };
+  entry("protobuf/MediaContent/serialize/protobuf_dynamic", encode, encode);
+  entry("protobuf/MediaContent/deserialize/protobuf_dynamic", encode, decode);
+  entry("json/MediaContent/serialize/protobuf_dynamic_json", to_json, to_json);
+  entry("json/MediaContent/deserialize/protobuf_dynamic_json", to_json, from_json);
+}
+
 // json/<payload>/<op>/{rapidjson,nlohmann,simdjson_ondemand}: the peers of bench/peers/
 // json_peers.h on the same values. Readers read jitser's own output (or `input`), from a
 // reused string with simdjson's padding, into one reused object.
@@ -411,6 +446,7 @@ int main(int argc, char** argv) {
   }
   register_protobuf("MediaContent", payloads::make_media_content());
   register_protobuf("Sample", payloads::make_sample());
+  register_protobuf_dynamic();
   register_compile();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

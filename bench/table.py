@@ -33,6 +33,9 @@ TARGETS = [
     ("json", "A1", "deserialize", "jit", "nlohmann", 10.0),
     ("json", "MediaContent", "serialize", "jit", "interp", 3.0),
     ("json", "MediaContent", "deserialize", "jit", "interp", 3.0),
+    # a type loaded at run time against protobuf's DynamicMessage, on the same value
+    ("json", "MediaContent_schema", "serialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
+    ("json", "MediaContent_schema", "deserialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
 ]
 # (format, payload, op, impl, other payload, at most this many times slower than on it)
 SLOWDOWN_LIMITS = [
@@ -67,8 +70,13 @@ def medians(path):
 
 
 def key(fmt, payload, op, impl):
-    if ":" in impl:  # a peer under its own format name, e.g. protobuf:protobuf_generated
-        fmt, impl = impl.split(":")
+    # a peer under its own format name (protobuf:protobuf_generated), and payload name
+    # (json:MediaContent:protobuf_dynamic_json)
+    parts = impl.split(":")
+    if len(parts) == 2:
+        fmt, impl = parts
+    elif len(parts) == 3:
+        fmt, payload, impl = parts
     return f"{fmt}/{payload}/{op}/{impl}"
 
 
