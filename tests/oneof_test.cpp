@@ -79,7 +79,9 @@ TEST(Oneof, OneAlternativeRoundTripsInEveryFormat) {
       EXPECT_EQ(back->card, p.card);
       EXPECT_EQ(back->cash != nullptr, p.cash != nullptr);
       EXPECT_EQ(back->voucher != nullptr, p.voucher != nullptr);
-      if (p.voucher && back->voucher) EXPECT_EQ(*back->voucher, *p.voucher);
+      if (p.voucher && back->voucher) {
+        EXPECT_EQ(*back->voucher, *p.voucher);
+      }
       EXPECT_EQ(back->gift, p.gift);
     }
   }

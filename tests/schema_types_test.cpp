@@ -204,6 +204,142 @@ TEST(SchemaTypes, ThePayloadsSchemaFileMatchesTheCppPayloads) {
   }
 }
 
+// Ref: an Object's values by name and path, read and written, and as a jitser::Value.
+TEST(SchemaTypes, ObjectsAreReadAndWrittenByNameAndPath) {
+  Engine e;
+  ASSERT_TRUE(e.load_schema(kEveryKind).ok());
+  const DynCodec json = codec_or_fail(e, "Node", Format::Json);
+  Object node(json.type());
+  ASSERT_TRUE(json.deserialize(kNode, node).ok());
+
+  EXPECT_EQ(*node.at("name")->get_string(), "root");
+  EXPECT_EQ(*node.at("points[1].x")->get_double(), -3.0);
+  EXPECT_EQ(*node.at("flags[1]")->get_bool(), false);
+  EXPECT_EQ(*node.at("best.y")->get_double(), 8.0);  // through the optional
+  EXPECT_EQ(*node.at("by_name[\"b\"].x")->get_double(), 2.0);
+  EXPECT_EQ(*node.at("by_number[7]")->get(), Value(42));  // a wrapper is its value
+  EXPECT_EQ(*node.at("by_color[\"GREEN\"]")->size(), 0u);
+  EXPECT_EQ(*node.at("children[0].name")->get_string(), "leaf");
+  EXPECT_EQ(*node.at("color")->get(), Value("GREEN"));
+  EXPECT_EQ(*node.at("big")->get_uint(), UINT64_MAX);
+  EXPECT_EQ(*node.at("at")->get_int(), 1709294400123);  // ticks of its unit
+  EXPECT_EQ(*node.at("grid")->size(), 2u);
+
+  ASSERT_TRUE(node.at("name")->set("renamed").ok());
+  ASSERT_TRUE(node.at("points")->append()->set(Value::Map{{"x", 5.0}, {"y", 6}}).ok());
+  ASSERT_TRUE(node.at("by_name")->entry("c")->field("x")->set(9).ok());
+  ASSERT_TRUE(node.at("none")->value()->field("x")->set(1.25).ok());
+  ASSERT_TRUE(node.at("owned")->reset().ok());
+  ASSERT_TRUE(node.at("small")->set(-128).ok());
+  ASSERT_TRUE(node.at("flags[0]")->set(false).ok());
+  ASSERT_TRUE(node.at("by_color")->entry("RED")->append()->set("r2").ok());
+  ASSERT_TRUE(node.at("by_number")->entry(-1)->set(5).ok());
+  Buffer out;
+  ASSERT_TRUE(json.serialize(node, out).ok());
+  const std::string text(reinterpret_cast<const char*>(out.data()), out.size());
+  for (const char* part : {R"("name":"renamed")", R"({"x":-3.0,"y":0.0},{"x":5.0,"y":6.0}])",
+                           R"("c":{"x":9.0,"y":0.0})", R"("none":{"x":1.25,"y":0.0})",
+                           R"("owned":null)", R"("small":-128)", R"("flags":[false,false,true])",
+                           R"("RED":["r","r2"])", R"("by_number":{"-1":5,"7":42})"}) {
+    EXPECT_NE(text.find(part), std::string::npos) << part << " in " << text;
+  }
+
+  // The whole value as a jitser::Value, and back into another object: the same document.
+  Result<Value> whole = node.root()->get();
+  ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+  EXPECT_EQ(*whole->find("name"), Value("renamed"));
+  Object copy(json.type());
+  const Status set = copy.root()->set(*whole);
+  ASSERT_TRUE(set.ok()) << set.to_string();
+  Buffer again;
+  ASSERT_TRUE(json.serialize(copy, again).ok());
+  EXPECT_EQ(test::to_hex(again.bytes()), test::to_hex(out.bytes()));
+}
+
+TEST(SchemaTypes, ObjectAccessErrorsNameThePath) {
+  Engine e;
+  ASSERT_TRUE(e.load_schema(kEveryKind).ok());
+  const DynCodec json = codec_or_fail(e, "Node", Format::Json);
+  Object node(json.type());
+  ASSERT_TRUE(json.deserialize(kNode, node).ok());
+  struct Case {
+    Status status;
+    Errc code;
+    const char* path;
+  };
+  const Case cases[] = {
+      {node.at("nope").status(), Errc::unknown_field, "Node"},
+      {node.at("name.x").status(), Errc::type_mismatch, "Node.name"},
+      {node.at("points[9]").status(), Errc::out_of_range, "Node.points[9]"},
+      {node.at("by_name[\"zz\"]").status(), Errc::out_of_range, "Node.by_name"},
+      {node.at("none.x").status(), Errc::out_of_range, "Node.none"},
+      {node.at("points[").status(), Errc::syntax_error, ""},
+      {node.at(".name").status(), Errc::syntax_error, ""},
+      {node.at("small")->set(200), Errc::out_of_range, "Node.small"},
+      {node.at("big")->set(-1), Errc::out_of_range, "Node.big"},
+      {node.at("color")->set("BLUE"), Errc::unknown_enum, "Node.color"},
+      {node.at("name")->set(3), Errc::type_mismatch, "Node.name"},
+      {node.at("grid")->set(Value::Array{}), Errc::out_of_range, "Node.grid"},
+      {node.root()->set(Value::Map{{"bogus", 1}}), Errc::unknown_field, "Node"},
+      {node.at("by_number")->set(Value::Map{{"07", 1}}), Errc::type_mismatch,
+       "Node.by_number[\"07\"]"},
+      {node.at("name")->append().status(), Errc::type_mismatch, "Node.name"},
+      {node.at("points")->field("x").status(), Errc::type_mismatch, "Node.points"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(c.status.code(), c.code) << c.status.to_string();
+    EXPECT_EQ(c.status.path(), c.path) << c.status.to_string();
+  }
+  Object empty;
+  EXPECT_EQ(empty.root().status().code(), Errc::type_mismatch);
+}
+
+// Ref works on C++ types too: it reads nothing but the descriptor.
+TEST(SchemaTypes, RefsReachIntoCppValues) {
+  Engine cpp;
+  ASSERT_TRUE(payloads::register_all(cpp).ok());
+  auto codec = test::codec_of<payloads::MediaContent>(cpp, Format::Json);
+  payloads::MediaContent value = payloads::make_media_content();
+  Ref root(codec.dyn().type(), &value, "MediaContent");
+  EXPECT_EQ(*root.at("media.persons[1]")->get_string(), value.media.persons[1]);
+  ASSERT_TRUE(root.at("images[0].width")->set(77).ok());
+  EXPECT_EQ(value.images[0].width, 77);
+}
+
+// A shared object that holds itself is a cycle for get(), not an endless walk; breaking the
+// cycle through a Ref lets the object be freed.
+struct CppRing {
+  std::int32_t id = 0;
+  std::shared_ptr<CppRing> next;
+};
+
+TEST(SchemaTypes, ACycleOfSharedObjectsIsAnErrorForGet) {
+  Engine cpp;
+  ASSERT_TRUE(
+      cpp.add(Struct<CppRing>("Ring").field("id", &CppRing::id).field("next", &CppRing::next))
+          .ok());
+  CppRing ring;
+  ring.next = std::make_shared<CppRing>();
+  ring.next->id = 1;
+  ring.next->next = ring.next;
+  Buffer bytes;
+  ASSERT_TRUE(test::codec_of<CppRing>(cpp, Format::Binary).serialize(ring, bytes).ok());
+  ring.next->next.reset();
+
+  Engine e;
+  ASSERT_TRUE(e.load_schema(*cpp.schema_text("Ring")).ok());
+  const DynCodec binary = codec_or_fail(e, "Ring", Format::Binary);
+  Object looped(binary.type());
+  ASSERT_TRUE(binary.deserialize(bytes.bytes(), looped).ok());
+  EXPECT_EQ(*looped.at("next.next.next.id")->get_int(), 1);
+  Result<Value> whole = looped.root()->get();
+  EXPECT_EQ(whole.status().code(), Errc::cycle) << whole.status().to_string();
+  EXPECT_EQ(whole.status().path(), "Ring.next.next");
+  ASSERT_TRUE(looped.at("next.next")->reset().ok());
+  EXPECT_EQ(*looped.root()->get(),
+            Value(Value::Map{{"id", 0}, {"next", Value::Map{{"id", 1}, {"next", nullptr}}}}));
+}
+
 // An Object owns its value, moves, and is given only to codecs of its type.
 TEST(SchemaTypes, ObjectsOwnTheirValueAndMatchTheirCodec) {
   Engine e;
