@@ -416,10 +416,19 @@ Status from_value(const TypeDesc& declared, void* at, const Value& v, const std:
       *static_cast<Decimal*>(at) = v.as_decimal();
       return Status();
     case Kind::Timestamp:
-    case Kind::Duration: {
-      const TypeDesc ticks{.kind = Kind::Int64, .size = 8, .align = 8};
-      return set_integer(ticks, at, v, path);
-    }
+    case Kind::Duration:
+      if (v.type() == Value::Type::Int) {
+        *static_cast<std::int64_t*>(at) = v.as_int();
+        return Status();
+      }
+      if (v.type() == Value::Type::UInt) {
+        if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX)) {
+          return out_of_range(path, "the number of ticks does not fit an int64");
+        }
+        *static_cast<std::int64_t*>(at) = static_cast<std::int64_t>(v.as_uint());
+        return Status();
+      }
+      return mismatch(path, t, std::string("a ") + value_kind(v));
     case Kind::Dynamic: *static_cast<Value*>(at) = v; return Status();
     case Kind::Struct: {
       if (t.wrapper) {
