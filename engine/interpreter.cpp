@@ -148,8 +148,10 @@ class Writer : Walk {
       const Instr& in = plan_.code[i];
       const PlanField& field = plan_.fields[in.field];
       const std::uint8_t* slot = base + in.offset;
-      if (keyed_ && options_.omit_null && holds_nothing(*field.desc, slot)) continue;
-      if (keyed_ && options_.omit_default && equals_default(*field.desc, slot)) continue;
+      if (keyed_ && left_out(*field.desc, slot, options_.omit_null, options_.omit_default,
+                             field.omit_empty)) {
+        continue;
+      }
       if (keyed_) ops_.field(out_, field, first);
       first = false;
       if (!op(in, slot)) return field_failed(in);
@@ -335,7 +337,7 @@ class Reader : Walk {
     std::string_view text;
     if (!ops_.key_text(raw, &text)) return -2;
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (plan_.fields[plan_.code[routine.begin + i].field].desc->name == text) {
+      if (names_field(*plan_.fields[plan_.code[routine.begin + i].field].desc, text)) {
         return static_cast<int>(i);
       }
     }

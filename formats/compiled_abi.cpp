@@ -31,9 +31,8 @@ bool jitser_rt_open_shared(WriteContext* ctx, const void* object) {
 void jitser_rt_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
 
 bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
-                    std::uint32_t omit_default) {
-  return (omit_null && holds_nothing(*field, slot)) ||
-         (omit_default && equals_default(*field, slot));
+                    std::uint32_t omit_default, std::uint32_t omit_empty) {
+  return left_out(*field, slot, omit_null != 0, omit_default != 0, omit_empty != 0);
 }
 
 bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* type,

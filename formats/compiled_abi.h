@@ -107,9 +107,9 @@ std::int64_t jitser_rt_shared_id(WriteContext* ctx, const void* object, const Sh
 /// already (a cycle); close_shared ends the last one started.
 bool jitser_rt_open_shared(WriteContext* ctx, const void* object);
 void jitser_rt_close_shared(WriteContext* ctx);
-/// Whether the options leave out the field holding `slot`: it holds nothing, or its default.
+/// Whether the field holding `slot` is left out (formats/field_default.h, left_out).
 bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
-                    std::uint32_t omit_default);
+                    std::uint32_t omit_default, std::uint32_t omit_empty);
 }
 
 /// What a kernel's get_shared says a shared_ptr's encoding holds.
@@ -139,10 +139,11 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///   put_frame(out, u64 fingerprint, bool with_fingerprint)   the framing before the root
 ///   put_bool(out, u8 v)            put_enum(out, i64 v)      (formats writing enums as integers)
 ///   put_int(out, i64 v, u32 width, u32 enc)   put_uint(out, u64 v, u32 width, u32 enc)
-///   put_float(out, float v)        put_double(out, double v)
+///   put_float(out, float v, u32 enc)   put_double(out, double v, u32 enc)
 ///   put_string(out, const char* data, size_t n)    data: a std::string's storage (16 readable)
 ///   put_bytes(out, const u8* data, size_t n)
-///   put_decimal(out, const Decimal* d)   put_time(out, i64 ticks, u32 unit, u32 is_duration)
+///   put_decimal(out, const Decimal* d)
+///   put_time(out, i64 ticks, u32 unit, u32 is_duration, u32 enc)
 ///   put_begin_list(out, u64 n, u32 op, u32 enc)   put_end_list(out, u64 n, u32 op)
 ///   put_shared_ref(out, u32 id)    (formats that keep identity)
 ///
@@ -163,11 +164,12 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (formats reading enums as integers)
 ///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
 ///                                  (a value that does not fit `width` bytes fails)
-///   get_float(Slot*, float* out)   get_double(Slot*, double* out)
+///   get_float(Slot*, float* out, u32 enc)   get_double(Slot*, double* out, u32 enc)
 ///   get_string(Slot*, std::string* out)   get_bytes(Slot*, void* list, const TypeDesc*)
 ///   get_text(Slot*, const char** data, size_t* n)   (formats reading enums by name: the text,
 ///                                  with 8 bytes readable past it)
-///   get_decimal(Slot*, Decimal*)   get_time(Slot*, i64* ticks, u32 unit, u32 is_duration)
+///   get_decimal(Slot*, Decimal*)
+///   get_time(Slot*, i64* ticks, u32 unit, u32 is_duration, u32 enc)
 ///   get_null(Slot*, u8* is_null)   get_shared(Slot*, u32* ref, u32* id)   (kShared*)
 ///   begin_list(Slot*, Slot* iterator, u64* count, u32 op, u32 enc, u32 min_item_bytes)
 ///                                  count-prefixed formats set *count (an array's is preset)

@@ -1,5 +1,6 @@
 #include "formats/field_default.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -121,6 +122,53 @@ bool empty_chain(const TypeDesc& declared, const void* at, bool held) {
 
 bool holds_nothing(const FieldDesc& field, const void* slot) {
   return empty_chain(*field.type, slot, false);
+}
+
+bool holds_zero(const FieldDesc& field, const void* slot) {
+  const TypeDesc& t = field.type->resolved();
+  switch (t.kind) {
+    case Kind::Bool:
+    case Kind::Int8:
+    case Kind::Int16:
+    case Kind::Int32:
+    case Kind::Int64:
+    case Kind::UInt8:
+    case Kind::UInt16:
+    case Kind::UInt32:
+    case Kind::UInt64:
+    case Kind::Float32:
+    case Kind::Float64:
+    case Kind::Enum:
+    case Kind::Timestamp:
+    case Kind::Duration: {
+      const auto* bytes = static_cast<const unsigned char*>(slot);
+      return std::all_of(bytes, bytes + t.size, [](unsigned char b) { return b == 0; });
+    }
+    case Kind::Decimal: return static_cast<const Decimal*>(slot)->unscaled == 0;
+    case Kind::String: return static_cast<const std::string*>(slot)->empty();
+    case Kind::Bytes:
+    case Kind::List: return t.list_ops->size(&t, slot) == 0;
+    case Kind::Map: return t.map_ops->size(&t, slot) == 0;
+    case Kind::Dynamic: return static_cast<const Value*>(slot)->is_null();
+    // What JSON writes as null, which reads back as empty.
+    case Kind::Optional:
+    case Kind::UniquePtr:
+    case Kind::SharedPtr: return holds_nothing(field, slot);
+    case Kind::Struct:
+    case Kind::Array:
+    case Kind::Named: return false;
+  }
+  return false;
+}
+
+bool left_out(const FieldDesc& field, const void* slot, bool omit_null, bool omit_default,
+              bool omit_empty) {
+  // A field left out reads as its default, or as a default-constructed value: it may be left
+  // out only when it holds that.
+  const bool has_default = !std::holds_alternative<std::monostate>(field.default_value);
+  return (omit_null && holds_nothing(field, slot)) ||
+         (omit_default && equals_default(field, slot)) ||
+         (omit_empty && (has_default ? equals_default(field, slot) : holds_zero(field, slot)));
 }
 
 const FieldDesc* oneof_conflict(const TypeDesc& s, const void* base) {

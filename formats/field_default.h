@@ -2,6 +2,8 @@
 // the rules of docs/design.md, shared by both tiers of every format that may omit fields.
 #pragma once
 
+#include <string_view>
+
 #include <jitser/type_desc.h>
 
 namespace jitser {
@@ -21,6 +23,22 @@ bool equals_default(const FieldDesc& field, const void* slot);
 /// True when the field holds an optional or pointer that is empty, or that holds only empty
 /// optionals or pointers or a null jitser::Value: what JSON writes as null.
 bool holds_nothing(const FieldDesc& field, const void* slot);
+
+/// Whether a key read from input names the field: its name, or its second name (FieldDesc::alias).
+inline bool names_field(const FieldDesc& field, std::string_view key) {
+  return field.name == key || (!field.alias.empty() && field.alias == key);
+}
+
+/// True when the field holds what Protobuf calls a default value, which its JSON leaves out:
+/// what holds_nothing says JSON writes as null, an empty string, bytes, list or map, false, or
+/// a number or enum of zero bits.
+bool holds_zero(const FieldDesc& field, const void* slot);
+
+/// Whether a keyed format's writer leaves the field out: it holds nothing (`omit_null`), its
+/// default (`omit_default`), or, for a field that is omitted when empty, what a reader makes of
+/// it when it is missing (its default, else its zero value).
+bool left_out(const FieldDesc& field, const void* slot, bool omit_null, bool omit_default,
+              bool omit_empty);
 
 /// The struct at `base` of type `s` with two fields of one oneof holding a value: the second of
 /// them, which both tiers refuse. Null when every oneof holds at most one.

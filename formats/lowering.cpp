@@ -43,11 +43,17 @@ std::uint32_t Lowering::struct_routine(const TypeDesc& s) {
   plan_.routines[index].object = true;
   structs_.emplace(&s, index);  // before the body: a struct may reach itself through pointers
   std::vector<Instr> body;
+  const TypeDesc* outer = struct_;
+  const std::uint8_t outer_variant = variant_;
+  struct_ = &s;
+  variant_ = 0;  // a variant is an element's role, which ends at a struct
   for (std::size_t i = 0; i < s.fields.size(); ++i) {
     const FieldDesc& f = s.fields[i];
     slot(*f.type, static_cast<std::uint32_t>(f.offset), field(f, i), body);
     if (!f.oneof.empty()) plan_.routines[index].oneofs = true;
   }
+  struct_ = outer;
+  variant_ = outer_variant;
   finish(index, body);
   return index;
 }

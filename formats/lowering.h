@@ -30,7 +30,6 @@ class Lowering {
   /// raw key with (PlanField::key and match); none for positional formats.
   virtual void keys(const FieldDesc&, PlanField&) {}
 
-
   std::uint32_t reserve(const TypeDesc& type);
   void finish(std::uint32_t index, const std::vector<Instr>& body);
   /// Adds a field of struct `s` to Plan::fields; `index` is its place in the declaration.
@@ -42,7 +41,8 @@ class Lowering {
   std::uint32_t element_routine(const TypeDesc& element, std::uint8_t variant = 0);
 
   Plan& plan_;
-  std::uint8_t variant_ = 0;  // the variant of the element routine being lowered
+  std::uint8_t variant_ = 0;          // the variant of the element routine being lowered
+  const TypeDesc* struct_ = nullptr;  // the struct whose fields are being lowered
 
  private:
   // Two element types with one name, size and set of ops tables lower to the same instructions.

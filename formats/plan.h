@@ -58,11 +58,12 @@ struct Instr {
 
 /// A field of a struct as the Plan's instructions refer to it.
 struct PlanField {
-  std::string name;                 // in error paths: the declared name
-  std::string key;                  // the format's key, pre-encoded (JSON `"uri":`); positional: ""
-  std::string match;                // what a reader compares a raw key with (JSON `uri"`)
-  std::uint32_t number = 0;         // the declared field number, else declaration index + 1
-  bool required = false;            // input must hold it: no default, not optional or nullable
+  std::string name;          // in error paths: the declared name
+  std::string key;           // the format's key, pre-encoded (JSON `"uri":`); positional: ""
+  std::string match;         // what a reader compares a raw key with (JSON `uri"`)
+  std::uint32_t number = 0;  // the declared field number, else declaration index + 1
+  bool required = false;     // input must hold it: no default, not optional or nullable
+  bool omit_empty = false;   // left out when it holds nothing or its zero value (Protobuf JSON)
   const FieldDesc* desc = nullptr;  // its default, for readers that fill in missing fields
 };
 

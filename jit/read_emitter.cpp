@@ -157,9 +157,9 @@ class ReadEmitter : public EmitterBase {
       }
       case Op::Float:
         if (in.width == 4) {
-          store(get("get_float", slot, Type::getFloatTy(ctx_)), p, 0);
+          store(get("get_float", slot, Type::getFloatTy(ctx_), {i32_}, {c32(in.enc)}), p, 0);
         } else {
-          store(get("get_double", slot, Type::getDoubleTy(ctx_)), p, 0);
+          store(get("get_double", slot, Type::getDoubleTy(ctx_), {i32_}, {c32(in.enc)}), p, 0);
         }
         return;
       case Op::String: check("get_string", {ptr_, ptr_}, {slot, p}, 0); return;
@@ -177,9 +177,9 @@ class ReadEmitter : public EmitterBase {
         return;
       case Op::Decimal: check("get_decimal", {ptr_, ptr_}, {slot, p}, 0); return;
       case Op::Time:
-        store(get("get_time", slot, i64_, {i32_, i32_},
+        store(get("get_time", slot, i64_, {i32_, i32_, i32_},
                   {c32(static_cast<std::uint32_t>(in.type->unit)),
-                   c32(in.type->kind == Kind::Duration)}),
+                   c32(in.type->kind == Kind::Duration), c32(in.enc)}),
               p, 0);
         return;
       case Op::Dynamic: check("read_value", {ptr_, ptr_, ptr_}, {context, slot, p}, 1); return;

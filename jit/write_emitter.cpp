@@ -49,7 +49,7 @@ class WriteEmitter : public WriterBase {
   void routine(std::uint32_t r) {
     begin(routines_[r]);
     Value* base = fn_->getArg(3);
-    if (plan_.routines[r].object && omitting_) {
+    if (plan_.routines[r].object && omits(r)) {
       check_oneofs(plan_.routines[r], base);
       object_with_omissions(r, base);
     } else {
@@ -75,7 +75,7 @@ class WriteEmitter : public WriterBase {
         if (i != routine.begin) literal += literals_.field_separator;
         literal += plan_.fields[in.field].key;
       }
-      if (in.op == Op::Struct && !track_depth_ && !omitting_) {
+      if (in.op == Op::Struct && !track_depth_ && !omits(in.a)) {
         expand(in.a, at(base, in.offset), literal, out);
       } else {
         out.push_back({std::move(literal), &in, base});
@@ -117,16 +117,17 @@ class WriteEmitter : public WriterBase {
     Value* first = local(i1(), "first", 1);
     b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), first);
     put_literal_with_room(literals_.object_begin);
-    Function* omit = helper("jitser_rt_omit", i1(), {ptr_, ptr_, i32_, i32_});
+    Function* omit = helper("jitser_rt_omit", i1(), {ptr_, ptr_, i32_, i32_, i32_});
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       BasicBlock* write_it = block("field");
       BasicBlock* separate = block("field.separator");
       BasicBlock* key = block("field.key");
       BasicBlock* next = block("field.next");
+      const PlanField& field = plan_.fields[in.field];
       Value* left_out =
-          b_.CreateCall(omit, {const_ptr(plan_.fields[in.field].desc), at(base, in.offset),
-                               c32(options_.omit_null), c32(options_.omit_default)});
+          b_.CreateCall(omit, {const_ptr(field.desc), at(base, in.offset), c32(options_.omit_null),
+                               c32(options_.omit_default), c32(field.omit_empty)});
       b_.CreateCondBr(left_out, next, write_it);
       b_.SetInsertPoint(write_it);
       b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
@@ -264,11 +265,11 @@ class WriteEmitter : public WriterBase {
         return;
       case Op::Float:
         if (in.width == 4) {
-          put("put_float", fallible, {Type::getFloatTy(ctx_)},
-              {load(Type::getFloatTy(ctx_), slot, 0)});
+          put("put_float", fallible, {Type::getFloatTy(ctx_), i32_},
+              {load(Type::getFloatTy(ctx_), slot, 0), c32(in.enc)});
         } else {
-          put("put_double", fallible, {Type::getDoubleTy(ctx_)},
-              {load(Type::getDoubleTy(ctx_), slot, 0)});
+          put("put_double", fallible, {Type::getDoubleTy(ctx_), i32_},
+              {load(Type::getDoubleTy(ctx_), slot, 0), c32(in.enc)});
         }
         return;
       case Op::String:
@@ -279,9 +280,9 @@ class WriteEmitter : public WriterBase {
       case Op::Enum: enum_value(in, slot, fallible); return;
       case Op::Decimal: put("put_decimal", fallible, {ptr_}, {slot}); return;
       case Op::Time:
-        put("put_time", fallible, {i64_, i32_, i32_},
+        put("put_time", fallible, {i64_, i32_, i32_, i32_},
             {load(i64_, slot, 0), c32(static_cast<std::uint32_t>(in.type->unit)),
-             c32(in.type->kind == Kind::Duration)});
+             c32(in.type->kind == Kind::Duration), c32(in.enc)});
         return;
       default: return;
     }
@@ -474,6 +475,18 @@ class WriteEmitter : public WriterBase {
   }
 
   const FormatTraits::Literals& literals_;
+  // Whether struct routine r leaves fields out at run time: the options say so, or a field
+  // is omitted when empty.
+  bool omits(std::uint32_t r) const {
+    if (!plan_.traits.keyed_objects) return false;
+    if (omitting_) return true;
+    const Routine& routine = plan_.routines[r];
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      if (plan_.fields[plan_.code[i].field].omit_empty) return true;
+    }
+    return false;
+  }
+
   const bool omitting_;
 };
 

@@ -4,6 +4,7 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -173,12 +174,35 @@ class Translator {
     text_ += " }\n";
   }
 
+  // Fields in the order of their numbers, as Protobuf writes them, but for a oneof's fields,
+  // which stay together where the first of them is.
+  static std::vector<const pb::FieldDescriptor*> in_number_order(const pb::Descriptor* m) {
+    std::vector<const pb::FieldDescriptor*> fields;
+    for (int i = 0; i < m->field_count(); ++i) fields.push_back(m->field(i));
+    std::stable_sort(fields.begin(), fields.end(),
+                     [](const pb::FieldDescriptor* a, const pb::FieldDescriptor* b) {
+                       return a->number() < b->number();
+                     });
+    std::vector<const pb::FieldDescriptor*> out;
+    std::set<const pb::OneofDescriptor*> placed;
+    for (const pb::FieldDescriptor* f : fields) {
+      const pb::OneofDescriptor* oneof = f->real_containing_oneof();
+      if (!oneof) {
+        out.push_back(f);
+      } else if (placed.insert(oneof).second) {
+        for (const pb::FieldDescriptor* g : fields) {
+          if (g->real_containing_oneof() == oneof) out.push_back(g);
+        }
+      }
+    }
+    return out;
+  }
+
   Status declare_message(const pb::Descriptor* m) {
     if (m->extension_count() > 0) return extension(m->extension(0));
-    text_ += schema_name(m->full_name()) + " {\n";
+    text_ += schema_name(m->full_name()) + " = message {\n";
     const pb::OneofDescriptor* open = nullptr;
-    for (int i = 0; i < m->field_count(); ++i) {
-      const pb::FieldDescriptor* f = m->field(i);
+    for (const pb::FieldDescriptor* f : in_number_order(m)) {
       const pb::OneofDescriptor* oneof = f->real_containing_oneof();
       if (open && oneof != open) text_ += "  }\n";
       if (oneof && oneof != open) text_ += "  oneof " + schema_name(oneof->name()) + " {\n";
@@ -186,7 +210,11 @@ class Translator {
       Result<std::string> type = field_type(m, f);
       if (!type) return type.status();
       text_ += open ? "    " : "  ";
-      text_ += schema_name(f->name()) + " #" + std::to_string(f->number());
+      // The JSON name (lowerCamelCase, or json_name) is the field's name; readers accept the
+      // field's own name too.
+      text_ += schema_name(f->json_name());
+      if (f->json_name() != f->name()) text_ += "/" + schema_name(f->name());
+      text_ += " #" + std::to_string(f->number());
       // Input may leave out any field but a required one: what has no presence (a proto3
       // scalar, a list, a map) then reads as its zero value, as Protobuf's readers do.
       const bool holder = type->rfind("optional<", 0) == 0 || type->rfind("unique_ptr<", 0) == 0;

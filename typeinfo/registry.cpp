@@ -106,6 +106,7 @@ Status check_struct(const TypeDesc& t) {
   if (t.size == 0 || t.align == 0 || (t.align & (t.align - 1)) != 0) {
     return invalid(t.name, "size must be positive and alignment a power of two");
   }
+  if (t.wrapper && t.message) return invalid(t.name, "a value wrapper is not a message");
   if (t.wrapper && t.fields.size() != 1) {
     return invalid(t.name,
                    "a value wrapper has exactly one field, not " + std::to_string(t.fields.size()));
@@ -121,6 +122,12 @@ Status check_struct(const TypeDesc& t) {
     }
     if (!names.insert(f.name).second) {
       return Status(Errc::duplicate_field, t.name + " has two fields named '" + f.name + "'");
+    }
+    if (!f.alias.empty()) {
+      if (Status s = check_name(t.name, f.alias, "a field's second name"); !s) return s;
+      if (!names.insert(f.alias).second) {
+        return Status(Errc::duplicate_field, t.name + " has two fields named '" + f.alias + "'");
+      }
     }
     if (f.number != 0) {
       if (f.number >= (1u << 29) || (f.number >= 19000 && f.number <= 19999)) {
@@ -417,7 +424,7 @@ std::string canonical_text(const TypeDesc& root) {
       continue;
     }
     if (t.kind != Kind::Struct) continue;
-    out += schema_name(t.name) + (t.wrapper ? "=wrap{" : "{");
+    out += schema_name(t.name) + (t.wrapper ? "=wrap{" : t.message ? "=message{" : "{");
     for (std::size_t k = 0; k < t.fields.size(); ++k) {
       const FieldDesc& f = t.fields[k];
       const bool opens = !f.oneof.empty() && (k == 0 || t.fields[k - 1].oneof != f.oneof);
@@ -425,6 +432,7 @@ std::string canonical_text(const TypeDesc& root) {
           !f.oneof.empty() && (k + 1 == t.fields.size() || t.fields[k + 1].oneof != f.oneof);
       if (opens) out += "oneof " + schema_name(f.oneof) + "{";
       out += schema_name(f.name);
+      if (!f.alias.empty()) out += "/" + schema_name(f.alias);
       if (f.number) {
         out += '#';  // not "#" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) of that
         out += std::to_string(f.number);

@@ -173,7 +173,7 @@ class Parser {
       } else if (c == '"') {
         t.type = Token::Type::String;
         if (Status s = quoted(i, t.text); !s) return s;
-      } else if (std::string_view("{}<>(),:=#?;").find(c) != std::string_view::npos) {
+      } else if (std::string_view("{}<>(),:=#?;/").find(c) != std::string_view::npos) {
         t.type = Token::Type::Punct;
         t.text = std::string(1, c);
         ++i;
@@ -271,12 +271,15 @@ class Parser {
       if (peek().is_name("wrap")) {
         take();
         decl->wrapper = true;
+      } else if (peek().is_name("message")) {
+        take();
+        decl->message = true;
       } else if (peek().is_name("enum")) {
         take();
         decl->kind = Kind::Enum;
         return enum_body(std::move(decl));
       } else {
-        return syntax(peek(), "'wrap' or 'enum' after '='");
+        return syntax(peek(), "'wrap', 'message' or 'enum' after '='");
       }
     }
     decl->kind = Kind::Struct;
@@ -368,6 +371,14 @@ class Parser {
     const std::string path = body.decl.name + "." + f.name;
     if (!body.names.insert(f.name).second) {
       return error(at, Errc::duplicate_field, "field '" + f.name + "' is declared twice", path);
+    }
+    if (accept('/')) {
+      const std::size_t alias_at = peek().offset;
+      if (Status s = name(f.alias, "the field's second name"); !s) return s;
+      if (!body.names.insert(f.alias).second) {
+        return error(alias_at, Errc::duplicate_field,
+                     "field name '" + f.alias + "' is declared twice", path);
+      }
     }
     if (accept('#')) {
       const Token& number = peek();

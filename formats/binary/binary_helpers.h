@@ -22,14 +22,14 @@ std::uint8_t* jitser_binary_put_int(std::uint8_t* out, std::int64_t v, std::uint
                                     std::uint32_t enc);
 std::uint8_t* jitser_binary_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t width,
                                      std::uint32_t enc);
-std::uint8_t* jitser_binary_put_float(std::uint8_t* out, float v);
-std::uint8_t* jitser_binary_put_double(std::uint8_t* out, double v);
+std::uint8_t* jitser_binary_put_float(std::uint8_t* out, float v, std::uint32_t enc);
+std::uint8_t* jitser_binary_put_double(std::uint8_t* out, double v, std::uint32_t enc);
 std::uint8_t* jitser_binary_put_string(std::uint8_t* out, const char* data, std::size_t n);
 std::uint8_t* jitser_binary_put_bytes(std::uint8_t* out, const std::uint8_t* data, std::size_t n);
 std::uint8_t* jitser_binary_put_enum(std::uint8_t* out, std::int64_t v);
 std::uint8_t* jitser_binary_put_decimal(std::uint8_t* out, const Decimal* d);
 std::uint8_t* jitser_binary_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
-                                     std::uint32_t duration);
+                                     std::uint32_t duration, std::uint32_t enc);
 std::uint8_t* jitser_binary_put_begin_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op,
                                            std::uint32_t enc);
 std::uint8_t* jitser_binary_put_end_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op);
@@ -41,14 +41,14 @@ bool jitser_binary_get_frame(Slot* s, std::uint64_t fingerprint, bool require);
 bool jitser_binary_get_bool(Slot* s, std::uint8_t* out);
 bool jitser_binary_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std::uint32_t enc);
 bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
-bool jitser_binary_get_float(Slot* s, float* out);
-bool jitser_binary_get_double(Slot* s, double* out);
+bool jitser_binary_get_float(Slot* s, float* out, std::uint32_t enc);
+bool jitser_binary_get_double(Slot* s, double* out, std::uint32_t enc);
 bool jitser_binary_get_string(Slot* s, std::string* out);
 bool jitser_binary_get_bytes(Slot* s, void* list, const TypeDesc* type);
 bool jitser_binary_get_enum(Slot* s, std::int64_t* out);
 bool jitser_binary_get_decimal(Slot* s, Decimal* d);
 bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
-                            std::uint32_t duration);
+                            std::uint32_t duration, std::uint32_t enc);
 bool jitser_binary_get_null(Slot* s, std::uint8_t* is_null);
 bool jitser_binary_get_shared(Slot* s, std::uint32_t* ref, std::uint32_t* id);
 bool jitser_binary_begin_list(Slot* s, Slot* iterator, std::uint64_t* n, std::uint32_t op,

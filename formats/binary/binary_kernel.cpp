@@ -50,12 +50,12 @@ std::uint8_t* jitser_binary_put_uint(std::uint8_t* out, std::uint64_t v, std::ui
   return wire::put_varuint(out, v);
 }
 
-std::uint8_t* jitser_binary_put_float(std::uint8_t* out, float v) {
+std::uint8_t* jitser_binary_put_float(std::uint8_t* out, float v, std::uint32_t) {
   std::memcpy(out, &v, 4);
   return out + 4;
 }
 
-std::uint8_t* jitser_binary_put_double(std::uint8_t* out, double v) {
+std::uint8_t* jitser_binary_put_double(std::uint8_t* out, double v, std::uint32_t) {
   std::memcpy(out, &v, 8);
   return out + 8;
 }
@@ -96,7 +96,7 @@ std::uint8_t* jitser_binary_put_decimal(std::uint8_t* out, const Decimal* d) {
 }
 
 std::uint8_t* jitser_binary_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
-                                     std::uint32_t) {
+                                     std::uint32_t, std::uint32_t) {
   std::int64_t seconds;
   std::uint64_t nanos;
   split_ticks(ticks, static_cast<TimeUnit>(unit), seconds, nanos);
@@ -167,9 +167,13 @@ bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, st
   return binary::varuint(input(s), width * 8, *out);
 }
 
-bool jitser_binary_get_float(Slot* s, float* out) { return binary::fixed(input(s), 4, out); }
+bool jitser_binary_get_float(Slot* s, float* out, std::uint32_t) {
+  return binary::fixed(input(s), 4, out);
+}
 
-bool jitser_binary_get_double(Slot* s, double* out) { return binary::fixed(input(s), 8, out); }
+bool jitser_binary_get_double(Slot* s, double* out, std::uint32_t) {
+  return binary::fixed(input(s), 8, out);
+}
 
 }  // extern "C"
 
@@ -226,7 +230,8 @@ bool jitser_binary_get_decimal(Slot* s, Decimal* d) {
   return true;
 }
 
-bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit, std::uint32_t) {
+bool jitser_binary_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit, std::uint32_t,
+                            std::uint32_t) {
   std::uint64_t raw_seconds = 0, nanos = 0;
   if (!binary::varuint(input(s), 64, raw_seconds) || !binary::varuint(input(s), 32, nanos))
     return false;

@@ -12,8 +12,10 @@
 #include "formats/field_default.h"
 #include "formats/json/json_key.h"
 #include "formats/json/json_read.h"
+#include "formats/json/json_text.h"
 #include "formats/json/json_value.h"
 #include "formats/json/json_write.h"
+#include "formats/json/lower_json.h"
 #include "typeinfo/value_slot.h"
 
 namespace jitser {
@@ -59,11 +61,13 @@ bool jitser_json_finish(ReadContext* ctx, json::Slot*) {
 }
 
 // The puts of the kernel contract that stay calls: each is too long to inline.
-std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v) {
-  return as_bytes(json::put_double(as_chars(out), v));
+std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v, std::uint32_t enc) {
+  return as_bytes(enc == json::kProto ? json::put_proto_double(as_chars(out), v)
+                                      : json::put_double(as_chars(out), v));
 }
-std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v) {
-  return as_bytes(json::put_float(as_chars(out), v));
+std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v, std::uint32_t enc) {
+  return as_bytes(enc == json::kProto ? json::put_proto_float(as_chars(out), v)
+                                      : json::put_float(as_chars(out), v));
 }
 char* jitser_json_escaped_string(char* out, const char* data, std::size_t n) {
   return json::put_string(out, data, n);
@@ -75,10 +79,11 @@ std::uint8_t* jitser_json_put_decimal(std::uint8_t* out, const Decimal* d) {
   return as_bytes(json::put_decimal(as_chars(out), *d));
 }
 std::uint8_t* jitser_json_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
-                                   std::uint32_t duration) {
+                                   std::uint32_t duration, std::uint32_t enc) {
   const auto u = static_cast<TimeUnit>(unit);
-  return as_bytes(duration ? json::put_duration(as_chars(out), ticks, u)
-                           : json::put_timestamp(as_chars(out), ticks, u));
+  const bool protobuf = enc == json::kProto;
+  return as_bytes(duration ? json::put_duration(as_chars(out), ticks, u, protobuf)
+                           : json::put_timestamp(as_chars(out), ticks, u, protobuf));
 }
 
 WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
@@ -132,7 +137,7 @@ std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const*
   std::string_view key;
   if (json::unescaped_key(raw_key, &key) != Errc::ok) return -2;
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (fields[i]->name == key) return static_cast<std::int32_t>(i);
+    if (names_field(*fields[i], key)) return static_cast<std::int32_t>(i);
   }
   return -1;
 }
@@ -150,7 +155,7 @@ bool jitser_json_get_decimal(json::Slot* value, Decimal* d) {
 }
 
 bool jitser_json_get_time(json::Slot* value, std::int64_t* out, std::uint32_t unit,
-                          std::uint32_t duration) {
+                          std::uint32_t duration, std::uint32_t) {
   std::int64_t ticks = 0;
   std::string_view text;
   if (json::read_time(value, static_cast<TimeUnit>(unit), duration != 0, &ticks, &text) !=
@@ -159,6 +164,18 @@ bool jitser_json_get_time(json::Slot* value, std::int64_t* out, std::uint32_t un
   }
   *out = ticks;
   return true;
+}
+
+bool jitser_json_get_proto_int(json::Slot* value, std::int64_t* out, std::uint32_t width) {
+  return json::get_proto_int(value, out) == Errc::ok && json::fits_int(*out, width);
+}
+
+bool jitser_json_get_proto_uint(json::Slot* value, std::uint64_t* out, std::uint32_t width) {
+  return json::get_proto_uint(value, out) == Errc::ok && json::fits_uint(*out, width);
+}
+
+bool jitser_json_get_proto_double(json::Slot* value, double* out) {
+  return json::get_proto_double(value, out) == Errc::ok;
 }
 
 bool jitser_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
@@ -234,6 +251,9 @@ std::span<const HelperSymbol> json_helpers() {
       {"jitser_json_get_bytes", reinterpret_cast<void*>(&jitser_json_get_bytes)},
       {"jitser_json_get_decimal", reinterpret_cast<void*>(&jitser_json_get_decimal)},
       {"jitser_json_get_time", reinterpret_cast<void*>(&jitser_json_get_time)},
+      {"jitser_json_get_proto_int", reinterpret_cast<void*>(&jitser_json_get_proto_int)},
+      {"jitser_json_get_proto_uint", reinterpret_cast<void*>(&jitser_json_get_proto_uint)},
+      {"jitser_json_get_proto_double", reinterpret_cast<void*>(&jitser_json_get_proto_double)},
       {"jitser_json_read_value", reinterpret_cast<void*>(&jitser_json_read_value)},
       {"jitser_json_read_bool_list", reinterpret_cast<void*>(&jitser_json_read_bool_list)},
       {"jitser_json_read_map", reinterpret_cast<void*>(&jitser_json_read_map)},

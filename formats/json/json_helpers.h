@@ -38,19 +38,24 @@ bool jitser_json_get_shared(Slot* value, std::uint32_t* ref, std::uint32_t* id);
 bool jitser_json_get_bool(Slot* value, std::uint8_t* out);
 bool jitser_json_get_int(Slot* value, std::int64_t* out, std::uint32_t width, std::uint32_t enc);
 bool jitser_json_get_uint(Slot* value, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
-bool jitser_json_get_double(Slot* value, double* out);
-bool jitser_json_get_float(Slot* value, float* out);
+bool jitser_json_get_double(Slot* value, double* out, std::uint32_t enc);
+bool jitser_json_get_float(Slot* value, float* out, std::uint32_t enc);
+/// Numbers of a Protobuf message's fields (json::kProto), out of line: json_read.h's
+/// get_proto_int and friends, with the width check of get_int and get_uint.
+bool jitser_json_get_proto_int(Slot* value, std::int64_t* out, std::uint32_t width);
+bool jitser_json_get_proto_uint(Slot* value, std::uint64_t* out, std::uint32_t width);
+bool jitser_json_get_proto_double(Slot* value, double* out);
 bool jitser_json_get_text(Slot* value, const char** data, std::size_t* size);
 bool jitser_json_get_string(Slot* value, std::string* out);
 // The contract's functions that are helpers (formats/compiled_abi.h), out of line.
 bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end, Slot* root);
 bool jitser_json_finish(ReadContext* ctx, Slot* root);
-std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v);
-std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v);
+std::uint8_t* jitser_json_put_double(std::uint8_t* out, double v, std::uint32_t enc);
+std::uint8_t* jitser_json_put_float(std::uint8_t* out, float v, std::uint32_t enc);
 std::uint8_t* jitser_json_put_bytes(std::uint8_t* out, const std::uint8_t* data, std::size_t n);
 std::uint8_t* jitser_json_put_decimal(std::uint8_t* out, const Decimal* d);
 std::uint8_t* jitser_json_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
-                                   std::uint32_t duration);
+                                   std::uint32_t duration, std::uint32_t enc);
 WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                   const void* value);
 WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
@@ -63,7 +68,7 @@ std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const*
 bool jitser_json_get_bytes(Slot* value, void* list, const TypeDesc* type);
 bool jitser_json_get_decimal(Slot* value, Decimal* d);
 bool jitser_json_get_time(Slot* value, std::int64_t* out, std::uint32_t unit,
-                          std::uint32_t duration);
+                          std::uint32_t duration, std::uint32_t enc);
 bool jitser_json_read_value(ReadContext* ctx, Slot* value, void* p);
 bool jitser_json_read_bool_list(Slot* value, void* list, const TypeDesc* type, std::uint32_t enc);
 bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDesc* type,

@@ -42,14 +42,15 @@ std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v) {
 
 namespace {
 
-// An integer as digits, in quotes when it is a map key (json::kQuoted).
+// An integer as digits, in quotes when it is a map key or a Protobuf 64-bit integer.
 template <class Int>
-std::uint8_t* put_integer(std::uint8_t* out, Int v, std::uint32_t enc,
+std::uint8_t* put_integer(std::uint8_t* out, Int v, std::uint32_t width, std::uint32_t enc,
                           char* (*digits)(char*, Int)) {
   char* o = reinterpret_cast<char*>(out);
-  if (enc == json::kQuoted) *o++ = '"';
+  const bool quoted = json::quoted_integer(enc, width);
+  if (quoted) *o++ = '"';
   o = digits(o, v);
-  if (enc == json::kQuoted) *o++ = '"';
+  if (quoted) *o++ = '"';
   return reinterpret_cast<std::uint8_t*>(o);
 }
 
@@ -57,14 +58,14 @@ std::uint8_t* put_integer(std::uint8_t* out, Int v, std::uint32_t enc,
 
 extern "C" {
 
-std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t,
+std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t width,
                                   std::uint32_t enc) {
-  return put_integer(out, v, enc, json::put_int);
+  return put_integer(out, v, width, enc, json::put_int);
 }
 
-std::uint8_t* jitser_json_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t,
+std::uint8_t* jitser_json_put_uint(std::uint8_t* out, std::uint64_t v, std::uint32_t width,
                                    std::uint32_t enc) {
-  return put_integer(out, v, enc, json::put_uint);
+  return put_integer(out, v, width, enc, json::put_uint);
 }
 
 // A string of up to 32 bytes that needs no escape (the common case) is copied between its
@@ -164,21 +165,28 @@ bool jitser_json_get_bool(json::Slot* value, std::uint8_t* out) {
   return true;
 }
 
-bool jitser_json_get_int(json::Slot* value, std::int64_t* out, std::uint32_t width, std::uint32_t) {
+bool jitser_json_get_int(json::Slot* value, std::int64_t* out, std::uint32_t width,
+                         std::uint32_t enc) {
+  if (enc == json::kProto) return jitser_json_get_proto_int(value, out, width);
   return json::slot::get_int(value, out) == Errc::ok && json::fits_int(*out, width);
 }
 
 bool jitser_json_get_uint(json::Slot* value, std::uint64_t* out, std::uint32_t width,
-                          std::uint32_t) {
+                          std::uint32_t enc) {
+  if (enc == json::kProto) return jitser_json_get_proto_uint(value, out, width);
   return json::slot::get_uint(value, out) == Errc::ok && json::fits_uint(*out, width);
 }
 
-bool jitser_json_get_double(json::Slot* value, double* out) {
+bool jitser_json_get_double(json::Slot* value, double* out, std::uint32_t enc) {
+  if (enc == json::kProto) return jitser_json_get_proto_double(value, out);
   return json::slot::get_double(value, out) == Errc::ok;
 }
 
-bool jitser_json_get_float(json::Slot* value, float* out) {
+bool jitser_json_get_float(json::Slot* value, float* out, std::uint32_t enc) {
   double d = 0;
+  if (enc == json::kProto) {
+    return jitser_json_get_proto_double(value, &d) && json::to_proto_float(d, out);
+  }
   return json::slot::get_double(value, &d) == Errc::ok && json::to_float(d, out);
 }
 
@@ -222,6 +230,9 @@ const void* const jitser_json_calls[] = {
     reinterpret_cast<const void*>(&jitser_json_get_bytes),
     reinterpret_cast<const void*>(&jitser_json_get_decimal),
     reinterpret_cast<const void*>(&jitser_json_get_time),
+    reinterpret_cast<const void*>(&jitser_json_get_proto_int),
+    reinterpret_cast<const void*>(&jitser_json_get_proto_uint),
+    reinterpret_cast<const void*>(&jitser_json_get_proto_double),
     reinterpret_cast<const void*>(&jitser_json_read_value),
     reinterpret_cast<const void*>(&jitser_json_read_bool_list),
     reinterpret_cast<const void*>(&jitser_json_read_map),

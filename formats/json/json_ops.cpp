@@ -45,7 +45,7 @@ class JsonWriter final : public FormatWriter {
         return true;
       case Op::Int:
       case Op::UInt: {
-        const bool quoted = in.enc == json::kQuoted;
+        const bool quoted = json::quoted_integer(in.enc, in.width);
         return put(out, json::kMaxIntChars + 2, [&](char* o) {
           if (quoted) *o++ = '"';
           if (in.op == Op::Int) {
@@ -62,14 +62,15 @@ class JsonWriter final : public FormatWriter {
       case Op::Float:
         return put(out, json::kMaxFloatChars,
                    [&](char* o) {
+                     const bool protobuf = in.enc == json::kProto;
                      if (in.width == 4) {
                        float v;
                        std::memcpy(&v, p, 4);
-                       return json::put_float(o, v);
+                       return protobuf ? json::put_proto_float(o, v) : json::put_float(o, v);
                      }
                      double d;
                      std::memcpy(&d, p, 8);
-                     return json::put_double(o, d);
+                     return protobuf ? json::put_proto_double(o, d) : json::put_double(o, d);
                    }) ||
                f.set(Errc::not_finite, "NaN and infinities have no JSON form");
       case Op::String: {
@@ -103,12 +104,13 @@ class JsonWriter final : public FormatWriter {
         std::int64_t ticks;
         std::memcpy(&ticks, p, 8);
         const TimeUnit unit = in.type->unit;
+        const bool protobuf = in.enc == json::kProto;
         if (in.type->kind == Kind::Duration) {
           return put(out, json::kMaxTimeChars,
-                     [&](char* o) { return json::put_duration(o, ticks, unit); });
+                     [&](char* o) { return json::put_duration(o, ticks, unit, protobuf); });
         }
         return put(out, json::kMaxTimeChars,
-                   [&](char* o) { return json::put_timestamp(o, ticks, unit); }) ||
+                   [&](char* o) { return json::put_timestamp(o, ticks, unit, protobuf); }) ||
                f.set(Errc::out_of_range, "timestamp outside the years 0001 to 9999 of RFC 3339");
       }
       case Op::Dynamic: {
@@ -204,10 +206,16 @@ class JsonReader final : public FormatReader {
       case Op::UInt: return integer(in, p, v, f);
       case Op::Float: {
         double d;
-        if (Errc e = json::get_double(v, &d); e != Errc::ok) return failed(f, e, v, "a number");
+        const bool protobuf = in.enc == json::kProto;
+        if (Errc e = protobuf ? json::get_proto_double(v, &d) : json::get_double(v, &d);
+            e != Errc::ok) {
+          return failed(f, e, v, protobuf ? "a number, \"NaN\" or \"Infinity\"" : "a number");
+        }
         if (in.width == 4) {
           float x;
-          if (!json::to_float(d, &x)) return failed(f, Errc::out_of_range, v, "float32");
+          if (!(protobuf ? json::to_proto_float(d, &x) : json::to_float(d, &x))) {
+            return failed(f, Errc::out_of_range, v, "float32");
+          }
           std::memcpy(p, &x, 4);
         } else {
           std::memcpy(p, &d, 8);
@@ -412,15 +420,18 @@ class JsonReader final : public FormatReader {
   }
 
   bool integer(const Instr& in, void* p, Slot* v, Fault& f) {
+    const bool protobuf = in.enc == json::kProto;
     if (in.op == Op::Int) {
       std::int64_t x;
-      if (Errc e = json::get_int(v, &x); e != Errc::ok) return failed(f, e, v, int_expected(in));
+      if (Errc e = protobuf ? json::get_proto_int(v, &x) : json::get_int(v, &x); e != Errc::ok) {
+        return failed(f, e, v, int_expected(in));
+      }
       if (!json::fits_int(x, in.width)) return failed(f, Errc::out_of_range, v, int_name(in));
       std::memcpy(p, &x, in.width);
       return true;
     }
     std::uint64_t x;
-    if (Errc e = json::get_uint(v, &x); e != Errc::ok) {
+    if (Errc e = protobuf ? json::get_proto_uint(v, &x) : json::get_uint(v, &x); e != Errc::ok) {
       // A negative integer is in JSON's range but not the field's.
       return failed(f, e, v, e == Errc::out_of_range ? int_name(in) : int_expected(in));
     }

@@ -1,6 +1,9 @@
 #include "formats/json/json_read.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
@@ -293,6 +296,51 @@ Errc read_time(Slot* value, TimeUnit unit, bool duration, std::int64_t* ticks,
   const bool ok =
       duration ? parse_duration(*text, unit, ticks) : parse_timestamp(*text, unit, ticks);
   return ok ? Errc::ok : Errc::out_of_range;
+}
+
+namespace {
+
+// A number the value holds as a string: ok, or why not (`read` parses the whole text).
+template <class Number, class Read>
+Errc number_in_text(Slot* value, Number* out, Read read) {
+  std::string_view text;
+  if (slot::get_string(value, &text) != Errc::ok) return Errc::type_mismatch;
+  return read(text, out) ? Errc::ok : Errc::type_mismatch;
+}
+
+}  // namespace
+
+Errc get_proto_int(Slot* value, std::int64_t* out) {
+  Type type{};
+  if (Errc e = type_of(value, &type); e != Errc::ok) return e;
+  if (type != Type::String) return slot::get_int(value, out);
+  return number_in_text(value, out, parse_int);
+}
+
+Errc get_proto_uint(Slot* value, std::uint64_t* out) {
+  Type type{};
+  if (Errc e = type_of(value, &type); e != Errc::ok) return e;
+  if (type != Type::String) return slot::get_uint(value, out);
+  return number_in_text(value, out, parse_uint);
+}
+
+Errc get_proto_double(Slot* value, double* out) {
+  Type type{};
+  if (Errc e = type_of(value, &type); e != Errc::ok) return e;
+  if (type != Type::String) return slot::get_double(value, out);
+  return number_in_text(value, out, [](std::string_view text, double* d) {
+    if (text == "NaN") {
+      *d = std::numeric_limits<double>::quiet_NaN();
+    } else if (text == "Infinity" || text == "-Infinity") {
+      *d = text[0] == '-' ? -std::numeric_limits<double>::infinity()
+                          : std::numeric_limits<double>::infinity();
+    } else {
+      const char* end = text.data() + text.size();
+      auto [p, ec] = std::from_chars(text.data(), end, *d);
+      return ec == std::errc() && p == end && !text.empty() && std::isfinite(*d);
+    }
+    return true;
+  });
 }
 
 }  // namespace jitser::json

@@ -96,6 +96,13 @@ Errc read_decimal(Slot* value, Decimal* out);
 Errc read_time(Slot* value, TimeUnit unit, bool duration, std::int64_t* ticks,
                std::string_view* text);
 
+/// Protobuf's JSON (json::kProto): a number, or a string that holds one, as Protobuf writes
+/// 64-bit integers; for floats also "NaN", "Infinity" and "-Infinity". type_mismatch for
+/// anything else, out_of_range for a number beyond the type.
+Errc get_proto_int(Slot* value, std::int64_t* out);
+Errc get_proto_uint(Slot* value, std::uint64_t* out);
+Errc get_proto_double(Slot* value, double* out);
+
 /// Starts an object; `iterator` then walks it with next_field.
 Errc begin_object(Slot* value, Slot* iterator);
 /// The next field: *key points at the key's raw text after its opening quote (escapes as

@@ -31,6 +31,11 @@ inline bool to_float(double d, float* out) {
   *out = static_cast<float>(d);
   return !std::isinf(*out);
 }
+/// The same, but for NaN and the infinities, which Protobuf's JSON has.
+inline bool to_proto_float(double d, float* out) {
+  *out = static_cast<float>(d);
+  return !std::isinf(*out) || std::isinf(d);
+}
 
 /// A whole string as a decimal integer ("-12"); false when it is not one or does not fit.
 bool parse_int(std::string_view text, std::int64_t* out);

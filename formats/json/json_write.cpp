@@ -1,10 +1,12 @@
 #include "formats/json/json_write.h"
 
+#include <cfloat>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 #include "formats/json/json_text.h"
@@ -85,8 +87,13 @@ char* put_floating(char* out, F v) {
   return end + 2;
 }
 
-char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit) {
-  const int digits = fraction_digits(unit);
+char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit, bool protobuf) {
+  // Protobuf writes the fewest of 0, 3, 6 and 9 digits that hold the nanoseconds.
+  const int digits = !protobuf              ? fraction_digits(unit)
+                     : nanos == 0           ? 0
+                     : nanos % 1000000 == 0 ? 3
+                     : nanos % 1000 == 0    ? 6
+                                            : 9;
   if (digits == 0) return out;
   *out++ = '.';
   std::uint64_t part = nanos;
@@ -98,6 +105,35 @@ char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit) {
 
 char* put_double(char* out, double v) { return put_floating(out, v); }
 char* put_float(char* out, float v) { return put_floating(out, v); }
+
+namespace {
+
+template <class F>
+char* put_proto_floating(char* out, F v) {
+  auto quoted = [&](std::string_view word) {
+    *out++ = '"';
+    std::memcpy(out, word.data(), word.size());
+    out += word.size();
+    *out++ = '"';
+    return out;
+  };
+  if (std::isnan(v)) return quoted("NaN");
+  if (std::isinf(v)) return quoted(v > 0 ? "Infinity" : "-Infinity");
+  constexpr bool single = std::is_same_v<F, float>;
+  char* end = std::to_chars(out, out + kMaxFloatChars, v, std::chars_format::general,
+                            single ? FLT_DIG : DBL_DIG)
+                  .ptr;
+  F back{};
+  std::from_chars(out, end, back);
+  if (back == v) return end;
+  return std::to_chars(out, out + kMaxFloatChars, v, std::chars_format::general, single ? 9 : 17)
+      .ptr;
+}
+
+}  // namespace
+
+char* put_proto_double(char* out, double v) { return put_proto_floating(out, v); }
+char* put_proto_float(char* out, float v) { return put_proto_floating(out, v); }
 
 char* put_string(char* out, const char* data, std::size_t n) {
   if (char* end = put_plain_string(out, data, n)) return end;
@@ -189,7 +225,7 @@ char* put_decimal(char* out, const Decimal& d) {
   return out + d.scale;
 }
 
-char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit) {
+char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf) {
   using namespace std::chrono;
   std::int64_t seconds;
   std::uint64_t nanos;
@@ -215,13 +251,13 @@ char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit) {
   out = put_digits(out, static_cast<std::uint64_t>(rest / 60 % 60), 2);
   *out++ = ':';
   out = put_digits(out, static_cast<std::uint64_t>(rest % 60), 2);
-  out = put_fraction(out, nanos, unit);
+  out = put_fraction(out, nanos, unit, protobuf);
   *out++ = 'Z';
   *out++ = '"';
   return out;
 }
 
-char* put_duration(char* out, std::int64_t ticks, TimeUnit unit) {
+char* put_duration(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf) {
   const std::int64_t per_second = ticks_per_second(unit);
   // Truncated toward zero with the sign in front: -1.5 s is "-1.500s", not "-2.500s".
   const std::uint64_t magnitude =
@@ -230,7 +266,8 @@ char* put_duration(char* out, std::int64_t ticks, TimeUnit unit) {
   if (ticks < 0) *out++ = '-';
   out = put_digits(out, magnitude / static_cast<std::uint64_t>(per_second));
   const std::uint64_t sub = magnitude % static_cast<std::uint64_t>(per_second);
-  out = put_fraction(out, sub * static_cast<std::uint64_t>(1000000000 / per_second), unit);
+  out =
+      put_fraction(out, sub * static_cast<std::uint64_t>(1000000000 / per_second), unit, protobuf);
   *out++ = 's';
   *out++ = '"';
   return out;

@@ -97,6 +97,11 @@ inline char* put_plain_string(char* out, const char* data, std::size_t n) {
 /// reads back as a floating-point number. Null for NaN and infinities.
 char* put_double(char* out, double v);
 char* put_float(char* out, float v);
+/// As Protobuf's JSON writes floats: the fewer of 15 or 17 significant digits (6 or 9 for a
+/// float) that read back to the value, in printf's %g form (`2`, `1e+20`), and NaN and the
+/// infinities as the strings "NaN", "Infinity" and "-Infinity".
+char* put_proto_double(char* out, double v);
+char* put_proto_float(char* out, float v);
 /// Quoted and escaped (RFC 8259: quote, backslash, control characters). Null when the bytes are
 /// not UTF-8.
 char* put_string(char* out, const char* data, std::size_t n);
@@ -105,11 +110,12 @@ char* put_base64(char* out, const std::uint8_t* data, std::size_t n);
 /// A JSON number with every digit: 12345 scale 2 is 123.45, scale -3 is 12345e3.
 char* put_decimal(char* out, const Decimal& d);
 /// Quoted RFC 3339 in UTC ("2024-05-06T07:08:09.123456Z"), with the fraction digits of the
-/// unit (none, 3, 6 or 9). Null outside years 0001 to 9999.
-char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit);
-/// Quoted seconds with the fraction digits of the unit and an "s" ("-1.500s"), as the Protobuf
-/// JSON mapping writes durations.
-char* put_duration(char* out, std::int64_t ticks, TimeUnit unit);
+/// unit (none, 3, 6 or 9), or with `protobuf`, as few of those as the value needs, as
+/// Protobuf's JSON writes them. Null outside years 0001 to 9999.
+char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf = false);
+/// Quoted seconds with a fraction and an "s" ("-1.500s"), as the Protobuf JSON mapping writes
+/// durations; the fraction digits as for put_timestamp.
+char* put_duration(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf = false);
 
 /// Re-indents compact JSON (as jitser writes it) with newlines and two spaces per level.
 std::string prettify(std::string_view compact);

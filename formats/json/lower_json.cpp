@@ -1,5 +1,6 @@
 #include "formats/json/lower_json.h"
 
+#include "formats/field_default.h"
 #include "formats/json/json_write.h"
 #include "formats/lowering.h"
 
@@ -8,6 +9,8 @@ namespace {
 
 // Map keys are written as strings, so an integer key lowers to an integer in quotes.
 constexpr std::uint8_t kMapKey = 1;
+// Elements and map values inside a Protobuf message's field.
+constexpr std::uint8_t kMessageElement = 2;
 
 class JsonLowering : public Lowering {
  public:
@@ -21,14 +24,24 @@ class JsonLowering : public Lowering {
     // A reader's raw key starts after its opening quote and runs past its closing one.
     field.match = key.substr(1);
     field.key = key + ":";
+    // Protobuf's JSON leaves out what holds its default value, and a field that is not
+    // required holds its default when it is empty or zero.
+    field.omit_empty = in_message() && !is_required(f);
   }
+
+  // Lowering a field of a Protobuf message, or a value inside one.
+  bool in_message() const { return variant_ == kMessageElement || (struct_ && struct_->message); }
 
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
             std::vector<Instr>& out) override {
     const TypeDesc& t = type.resolved();
     const auto width = static_cast<std::uint8_t>(t.size);
+    const bool message = in_message();
+    const std::uint8_t held = message ? kMessageElement : 0;
     Instr in{.op = Op::Int,
-             .enc = variant_ == kMapKey ? json::kQuoted : json::kPlain,
+             .enc = variant_ == kMapKey ? json::kQuoted
+                    : message           ? json::kProto
+                                        : json::kPlain,
              .field = field,
              .offset = offset,
              .type = &t};
@@ -78,25 +91,25 @@ class JsonLowering : public Lowering {
       case Kind::Optional:
       case Kind::UniquePtr:
         in.op = Op::Nullable;
-        in.a = element_routine(*t.element);
+        in.a = element_routine(*t.element, held);
         break;
       case Kind::SharedPtr:
         in.op = Op::Shared;
-        in.a = element_routine(*t.element);
+        in.a = element_routine(*t.element, held);
         break;
       case Kind::List:
         in.op = Op::List;
-        in.a = element_routine(*t.element);
+        in.a = element_routine(*t.element, held);
         break;
       case Kind::Array:
         in.op = Op::Array;
-        in.a = element_routine(*t.element);
+        in.a = element_routine(*t.element, held);
         in.count = static_cast<std::uint32_t>(t.count);
         break;
       case Kind::Map:
         in.op = Op::Map;
         in.a = element_routine(*t.key, kMapKey);
-        in.b = element_routine(*t.element);
+        in.b = element_routine(*t.element, held);
         break;
       case Kind::Named: break;  // resolved() never returns an unbound reference
     }
@@ -126,6 +139,8 @@ Plan lower_json(const TypeDesc& root, Direction direction) {
   return plan;
 }
 
-const char* json_enc_name(const Instr& in) { return in.enc == json::kQuoted ? "quoted" : ""; }
+const char* json_enc_name(const Instr& in) {
+  return in.enc == json::kQuoted ? "quoted" : in.enc == json::kProto ? "protobuf" : "";
+}
 
 }  // namespace jitser

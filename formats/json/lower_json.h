@@ -13,6 +13,15 @@ Plan lower_json(const TypeDesc& root, Direction direction);
 namespace json {
 inline constexpr std::uint8_t kPlain = 0;
 inline constexpr std::uint8_t kQuoted = 1;  // an integer as a string: a map key
+// A value of a Protobuf message, as Protobuf's JSON mapping has it: 64-bit integers written as
+// strings, floats in Protobuf's digits with NaN and infinities as strings, times with 0, 3, 6
+// or 9 fraction digits; numbers read from strings too.
+inline constexpr std::uint8_t kProto = 2;
+
+/// Whether an integer of `width` bytes is written in quotes.
+inline bool quoted_integer(std::uint32_t enc, std::uint32_t width) {
+  return enc == kQuoted || (enc == kProto && width == 8);
+}
 }  // namespace json
 
 /// "quoted" for a map key's integer, else nothing.

@@ -38,6 +38,11 @@ class FieldOptions {
     number_ = n;
     return *this;
   }
+  /// A second name keyed formats accept on read (the writer uses the first).
+  FieldOptions& alias(std::string name) {
+    alias_ = std::move(name);
+    return *this;
+  }
   FieldOptions& nullable(bool on = true) {
     nullable_ = on;
     return *this;
@@ -72,6 +77,7 @@ class FieldOptions {
     field.nullable = nullable_;
     field.default_value = default_;
     field.oneof = oneof_;
+    field.alias = alias_;
   }
 
  private:
@@ -80,6 +86,7 @@ class FieldOptions {
   bool nullable_ = false;
   DefaultValue default_;
   std::string oneof_;
+  std::string alias_;
 };
 
 inline FieldOptions opt() { return {}; }
@@ -497,6 +504,12 @@ class Struct {
     f.type = TypeBox(detail::describe<M>());
     options.apply(f);
     desc_.fields.push_back(std::move(f));
+    return *this;
+  }
+
+  /// Marks T a Protobuf message: JSON writes it as Protobuf's JSON mapping does (docs/proto.md).
+  Struct& message() {
+    desc_.message = true;
     return *this;
   }
 

@@ -151,6 +151,9 @@ class JITSER_API TypeBox {
 struct FieldDesc {
   std::string name;      // the name written on the wire (the declared name unless renamed)
   std::string cpp_name;  // the declared name, for error messages; defaults to name
+  // A second name keyed formats accept on read, or empty: a Protobuf field's own name, when
+  // `name` is its JSON name (`has_bitrate` for `hasBitrate`).
+  std::string alias;
   std::size_t offset = 0;
   TypeBox type;
   std::uint32_t number = 0;  // Protobuf field number; 0 means "declaration index + 1"
@@ -176,6 +179,9 @@ struct TypeDesc {
   // Struct
   std::vector<FieldDesc> fields;
   bool wrapper = false;  // encodes as its single field
+  // A Protobuf message (loaded from a .proto): JSON follows Protobuf's JSON mapping for its
+  // fields (docs/proto.md).
+  bool message = false;
 
   // Enum: the underlying integer kind and the declared values
   Kind underlying = Kind::Int32;

@@ -55,6 +55,7 @@ class Generator:
         self.enums = []    # (name, underlying, [(value name, value)])
         self.structs = []  # (name, wrapper, [(field name, member, type, options)])
         self.used_names = set()
+        self.messages = set()  # structs marked Protobuf messages
 
     def name(self, prefix):
         """A registered name: an identifier most of the time, any UTF-8 text sometimes."""
@@ -184,6 +185,11 @@ class Generator:
                 else:
                     options.append(".rename(%s)" % cpp_string(wire))
             wire_names.add(wire)
+            if self.r.random() < 0.08:
+                alias = "alias%d_%s" % (i, self.r.choice(ODD_NAMES))
+                if alias not in wire_names:
+                    wire_names.add(alias)
+                    options.append(".alias(%s)" % cpp_string(alias))
             if self.r.random() < 0.1:
                 options.append(".number(%d)" % (100 + i))
             if self.r.random() < 0.15:
@@ -200,6 +206,9 @@ class Generator:
                 holder = self.r.choice(["optional", "unique_ptr", "shared_ptr"])
                 t = "std::%s<%s>" % (holder, self.type(1, index))
                 fields.append(("alt%d" % i, "m%d" % i, t, ".oneof(%s)" % cpp_string(group)))
+        # Now and then a Protobuf message, whose JSON follows Protobuf's mapping.
+        if self.r.random() < 0.15:
+            self.messages.add("S%d" % index)
         self.structs.append(("S%d" % index, name, False, fields))
 
     def write(self, seed):
@@ -242,6 +251,8 @@ class Generator:
                 else:
                     chain += ".field(%s, &%s::%s%s)" % (cpp_string(fname), cname, member,
                                                         ", opt()" + options if options else "")
+            if cname in self.messages:
+                chain = ".message()" + chain
             out.append("  if (s = engine.add(Struct<%s>(%s)%s); !s) return s;" % (cname, cpp_string(name), chain))
         out += ["  return s;", "}", "",
                 "const std::vector<std::string>& struct_names() {",
