@@ -16,6 +16,7 @@
 #include "bench/peers/json_peers.h"
 #include "bench/peers/protobuf_dynamic.h"
 #include "bench/peers/protobuf_peer.h"
+#include "typeinfo/proto_import.h"
 
 namespace {
 
@@ -134,7 +135,7 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
 
 // One engine per tier with the payload types loaded from their schema text, as a program that
 // learns its types at run time has them: no C++ type behind them.
-Engine& schema_engine_for(Tier tier) {
+Engine& text_engine_for(Tier tier) {
   static Engine interp(EngineOptions{.jit = JitPolicy::Off});
   static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
   static const bool loaded = [] {
@@ -145,21 +146,21 @@ Engine& schema_engine_for(Tier tier) {
   return tier == Tier::Compiled ? jit : interp;
 }
 
-// <format>/<payload>_schema/{serialize,deserialize}/<tier>: the payload's sample through the
+// <format>/<payload>_text/{serialize,deserialize}/<tier>: the payload's sample through the
 // type loaded from its schema text, which must write the bytes the C++ type writes.
 template <class T>
-void register_schema_codec(Format format, const std::string& payload, const T& sample, Tier tier) {
+void register_text_codec(Format format, const std::string& payload, const T& sample, Tier tier) {
   Buffer expected;
   {
     auto codec = engine_for(Tier::Interpreter).codec<T>(format);
     if (!codec || !codec->serialize(sample, expected)) std::abort();
   }
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(expected.to_vector());
-  const std::string prefix = std::string(format_name(format)) + "/" + payload + "_schema/";
+  const std::string prefix = std::string(format_name(format)) + "/" + payload + "_text/";
   const std::string impl = impl_name(tier);
   // The object read from the C++ type's bytes, written back: the same bytes, or an error.
   auto ready = [payload, format, tier, bytes](benchmark::State& state, Object& object) {
-    Result<DynCodec> codec = schema_engine_for(tier).codec(payload, format);
+    Result<DynCodec> codec = text_engine_for(tier).codec(payload, format);
     if (!codec) {
       state.SkipWithError(codec.status().to_string().c_str());
       return codec;
@@ -201,6 +202,90 @@ void register_schema_codec(Format format, const std::string& payload, const T& s
         in.append(bytes->data(), bytes->size());
         for (auto _ : state) {
           if (!codec->deserialize(in.padded(), object.get())) {
+            state.SkipWithError("deserialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(object.get());
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+      });
+}
+
+// One engine per tier with MediaContent loaded from bench/peers/payloads.proto, as a program
+// that learns its types at run time has them: no C++ type behind them.
+Engine& schema_engine_for(Tier tier) {
+  static Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
+  static const bool loaded = [] {
+    const std::string file = JITSER_SOURCE_DIR "/bench/peers/payloads.proto";
+    return load_proto(interp, file).ok() && load_proto(jit, file).ok();
+  }();
+  if (!loaded) std::abort();
+  return tier == Tier::Compiled ? jit : interp;
+}
+
+// <format>/MediaContent_schema/{serialize,deserialize}/<tier>: MediaContent's sample through
+// the type loaded from the .proto. The object is read from protobuf's own JSON of the sample
+// (DynamicMessage's MessageToJsonString), which its JSON codec must write back byte for byte;
+// its binary bytes must read back and write again the same.
+void register_schema_codec(Format format, Tier tier) {
+  static const std::string kType = "jitser.bench.pb.MediaContent";
+  auto protobuf_json = std::make_shared<std::string>();
+  if (!bench::protobuf_dynamic::Message(payloads::make_media_content()).to_json(*protobuf_json)) {
+    std::abort();
+  }
+  const std::string prefix = std::string(format_name(format)) + "/MediaContent_schema/";
+  const std::string impl = impl_name(tier);
+  // The object and its bytes in the format, or an error.
+  auto ready = [format, tier, protobuf_json](benchmark::State& state, Object& object,
+                                             Buffer& bytes) {
+    Result<DynCodec> json = schema_engine_for(tier).codec(kType, Format::Json);
+    Result<DynCodec> codec = schema_engine_for(tier).codec(kType, format);
+    if (!json || !codec) {
+      state.SkipWithError((json ? codec : json).status().to_string().c_str());
+      return codec;
+    }
+    if (codec->stats().tier != tier) {
+      state.SkipWithError("codec runs on the other tier (JITSER_JIT set?)");
+      return Result<DynCodec>(Status(Errc::internal, "tier"));
+    }
+    object = Object(codec->type());
+    Buffer text, again;
+    Object back(codec->type());
+    if (!json->deserialize(*protobuf_json, object) || !json->serialize(object, text) ||
+        std::string_view(reinterpret_cast<const char*>(text.data()), text.size()) !=
+            *protobuf_json ||
+        !codec->serialize(object, bytes) || !codec->deserialize(bytes.bytes(), back) ||
+        !codec->serialize(back, again) || again.to_vector() != bytes.to_vector()) {
+      state.SkipWithError("the .proto type does not write protobuf's JSON, or its bytes back");
+      return Result<DynCodec>(Status(Errc::internal, "bytes"));
+    }
+    return codec;
+  };
+  benchmark::RegisterBenchmark(
+      (prefix + "serialize/" + impl).c_str(), [ready](benchmark::State& state) {
+        Object object;
+        Buffer out;
+        Result<DynCodec> codec = ready(state, object, out);
+        if (!codec) return;
+        for (auto _ : state) {
+          if (!codec->serialize(object, out)) {
+            state.SkipWithError("serialize failed");
+            break;
+          }
+          benchmark::DoNotOptimize(out.data());
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * out.size()));
+      });
+  benchmark::RegisterBenchmark(
+      (prefix + "deserialize/" + impl).c_str(), [ready](benchmark::State& state) {
+        Object object;
+        Buffer in;
+        Result<DynCodec> codec = ready(state, object, in);
+        if (!codec) return;
+        in.reserve(in.size() + kReadPadding);
+        for (auto _ : state) {
+          if (!codec->deserialize(in.padded(), object)) {
             state.SkipWithError("deserialize failed");
             break;
           }
@@ -441,7 +526,8 @@ int main(int argc, char** argv) {
   }
   for (const Format format : all_formats()) {
     for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
-      register_schema_codec(format, "MediaContent", payloads::make_media_content(), tier);
+      register_text_codec(format, "MediaContent", payloads::make_media_content(), tier);
+      register_schema_codec(format, tier);
     }
   }
   register_protobuf("MediaContent", payloads::make_media_content());

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "jit/emitter.h"
@@ -125,9 +126,17 @@ class WriteEmitter : public WriterBase {
       BasicBlock* key = block("field.key");
       BasicBlock* next = block("field.next");
       const PlanField& field = plan_.fields[in.field];
-      Value* left_out =
-          b_.CreateCall(omit, {const_ptr(field.desc), at(base, in.offset), c32(options_.omit_null),
-                               c32(options_.omit_default), c32(field.omit_empty)});
+      Value* left_out = nullptr;
+      if (!omitting_ && field.omit_empty &&
+          std::holds_alternative<std::monostate>(field.desc->default_value)) {
+        left_out = holds_zero(in, at(base, in.offset));
+      }
+      if (!omitting_ && !field.omit_empty) left_out = llvm::ConstantInt::getFalse(ctx_);
+      if (!left_out) {
+        left_out = b_.CreateCall(
+            omit, {const_ptr(field.desc), at(base, in.offset), c32(options_.omit_null),
+                   c32(options_.omit_default), c32(field.omit_empty)});
+      }
       b_.CreateCondBr(left_out, next, write_it);
       b_.SetInsertPoint(write_it);
       b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
@@ -190,6 +199,40 @@ class WriteEmitter : public WriterBase {
       return nullptr;
     }
     return &inner;
+  }
+
+  // Whether the value at `slot` is what formats/field_default.h's holds_zero calls zero,
+  // decided in line where compiled code knows the layout; null for the others, which ask
+  // jitser_rt_omit.
+  Value* holds_zero(const Instr& in, Value* slot) {
+    switch (in.op) {
+      case Op::Bool:
+      case Op::Int:
+      case Op::UInt:
+      case Op::Enum:
+      case Op::Float:  // by its bits: -0.0 is not zero
+      case Op::Time: {
+        const unsigned width = in.op == Op::Time ? 8 : in.width;
+        return b_.CreateICmpEQ(load(int_type(width), slot, 0),
+                               llvm::ConstantInt::get(int_type(width), 0));
+      }
+      case Op::String:
+      case Op::Bytes: return b_.CreateICmpEQ(size_of(in, slot), c64(0));
+      case Op::List:
+        if (!in.type->list_ops->data) return nullptr;  // std::vector<bool>
+        return b_.CreateICmpEQ(load(ptr_, slot, 0), load(ptr_, slot, 8));
+      case Op::Nullable: {
+        // An optional or pointer of one that may hold nothing itself is JSON's null deeper down.
+        const Kind held = element_of(in).kind;
+        if (held == Kind::Optional || held == Kind::UniquePtr || held == Kind::SharedPtr ||
+            held == Kind::Dynamic) {
+          return nullptr;
+        }
+        if (in.type->kind == Kind::Optional) return b_.CreateNot(engaged(in, slot));
+        return b_.CreateIsNull(load(ptr_, slot, 0));
+      }
+      default: return nullptr;
+    }
   }
 
   // std::optional<T>: the value, then its engaged flag (jit/runtime.h).

@@ -179,10 +179,11 @@ class Translator {
   static std::vector<const pb::FieldDescriptor*> in_number_order(const pb::Descriptor* m) {
     std::vector<const pb::FieldDescriptor*> fields;
     for (int i = 0; i < m->field_count(); ++i) fields.push_back(m->field(i));
-    std::stable_sort(fields.begin(), fields.end(),
-                     [](const pb::FieldDescriptor* a, const pb::FieldDescriptor* b) {
-                       return a->number() < b->number();
-                     });
+    // Field numbers are unique in a message: the order is total.
+    std::sort(fields.begin(), fields.end(),
+              [](const pb::FieldDescriptor* a, const pb::FieldDescriptor* b) {
+                return a->number() < b->number();
+              });
     std::vector<const pb::FieldDescriptor*> out;
     std::set<const pb::OneofDescriptor*> placed;
     for (const pb::FieldDescriptor* f : fields) {

@@ -165,29 +165,30 @@ bool jitser_json_get_bool(json::Slot* value, std::uint8_t* out) {
   return true;
 }
 
+// A Protobuf message's numbers are mostly plain numbers: read in line like any other, and
+// only what that refuses (a number in a string) out of line. A failed read consumes nothing.
 bool jitser_json_get_int(json::Slot* value, std::int64_t* out, std::uint32_t width,
                          std::uint32_t enc) {
-  if (enc == json::kProto) return jitser_json_get_proto_int(value, out, width);
-  return json::slot::get_int(value, out) == Errc::ok && json::fits_int(*out, width);
+  if (json::slot::get_int(value, out) == Errc::ok) return json::fits_int(*out, width);
+  return enc == json::kProto && jitser_json_get_proto_int(value, out, width);
 }
 
 bool jitser_json_get_uint(json::Slot* value, std::uint64_t* out, std::uint32_t width,
                           std::uint32_t enc) {
-  if (enc == json::kProto) return jitser_json_get_proto_uint(value, out, width);
-  return json::slot::get_uint(value, out) == Errc::ok && json::fits_uint(*out, width);
+  if (json::slot::get_uint(value, out) == Errc::ok) return json::fits_uint(*out, width);
+  return enc == json::kProto && jitser_json_get_proto_uint(value, out, width);
 }
 
 bool jitser_json_get_double(json::Slot* value, double* out, std::uint32_t enc) {
-  if (enc == json::kProto) return jitser_json_get_proto_double(value, out);
-  return json::slot::get_double(value, out) == Errc::ok;
+  if (json::slot::get_double(value, out) == Errc::ok) return true;
+  return enc == json::kProto && jitser_json_get_proto_double(value, out);
 }
 
 bool jitser_json_get_float(json::Slot* value, float* out, std::uint32_t enc) {
   double d = 0;
-  if (enc == json::kProto) {
-    return jitser_json_get_proto_double(value, &d) && json::to_proto_float(d, out);
-  }
-  return json::slot::get_double(value, &d) == Errc::ok && json::to_float(d, out);
+  if (json::slot::get_double(value, &d) == Errc::ok) return json::to_float(d, out);
+  return enc == json::kProto && jitser_json_get_proto_double(value, &d) &&
+         json::to_proto_float(d, out);
 }
 
 bool jitser_json_get_text(json::Slot* value, const char** data, std::size_t* size) {
