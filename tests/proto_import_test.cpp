@@ -13,16 +13,6 @@ namespace {
 
 const std::string kProtoDir = JITSER_SOURCE_DIR "/tests/proto";
 
-DynCodec codec_or_fail(Engine& e, const std::string& type, Format format) {
-  Result<DynCodec> codec = e.codec(type, format);
-  EXPECT_TRUE(codec.ok()) << codec.status().to_string();
-  if (!codec) std::abort();
-  if (e.jit_policy() == JitPolicy::Sync) {
-    EXPECT_EQ(codec->stats().tier, Tier::Compiled) << type << ": " << codec->stats().failure;
-  }
-  return *codec;
-}
-
 TEST(ProtoImport, TranslatesAProto2FileWithImportsAndWellKnownTypes) {
   // Only the file's own root is given: google/protobuf/*.proto are found without it.
   Result<std::string> text = proto_schema_text(kProtoDir + "/shop/v1/order.proto", {kProtoDir});
@@ -54,7 +44,7 @@ TEST(ProtoImport, AnImportedFileFoundFromItsOwnDirectory) {
             std::string::npos)
       << *text;
   EXPECT_NE(text->find("title#2:optional<string>,width#3?:int32,"), std::string::npos) << *text;
-  for (const Format format : all_formats()) codec_or_fail(e, "jitser.bench.pb.Sample", format);
+  for (const Format format : all_formats()) test::dyn_codec_of(e, "jitser.bench.pb.Sample", format);
 }
 
 // An Order with every field set, as a document of jitser's JSON.
@@ -76,7 +66,7 @@ constexpr const char* kOrder = R"({
 TEST(ProtoImport, ItsTypesRoundTripInEveryFormat) {
   Engine e;
   ASSERT_TRUE(load_proto(e, kProtoDir + "/shop/v1/order.proto", {kProtoDir}).ok());
-  const DynCodec json = codec_or_fail(e, "shop.v1.Order", Format::Json);
+  const DynCodec json = test::dyn_codec_of(e, "shop.v1.Order", Format::Json);
   Object order(json.type());
   const Status read = json.deserialize(std::string_view(kOrder), order);
   ASSERT_TRUE(read.ok()) << read.to_string();
@@ -84,7 +74,7 @@ TEST(ProtoImport, ItsTypesRoundTripInEveryFormat) {
   ASSERT_TRUE(json.serialize(order, first).ok());
   for (const Format format : all_formats()) {
     SCOPED_TRACE(format_name(format));
-    const DynCodec codec = codec_or_fail(e, "shop.v1.Order", format);
+    const DynCodec codec = test::dyn_codec_of(e, "shop.v1.Order", format);
     Buffer written;
     ASSERT_TRUE(codec.serialize(order, written).ok());
     Object back(codec.type());
@@ -99,7 +89,7 @@ TEST(ProtoImport, ItsTypesRoundTripInEveryFormat) {
 TEST(ProtoImport, AOneofWithTwoValuesIsRefused) {
   Engine e;
   ASSERT_TRUE(load_proto(e, kProtoDir + "/shop/v1/order.proto", {kProtoDir}).ok());
-  const DynCodec json = codec_or_fail(e, "shop.v1.Order", Format::Json);
+  const DynCodec json = test::dyn_codec_of(e, "shop.v1.Order", Format::Json);
   Object order(json.type());
   const Status s =
       json.deserialize(std::string_view(R"({"id":1,"card":{"units":2},"points":3})"), order);

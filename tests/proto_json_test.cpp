@@ -56,17 +56,12 @@ class Both {
 
   // jitser: the document read into an Object and written again.
   std::string jitser_json(const std::string& type, const std::string& document) {
-    Result<DynCodec> codec = engine_.codec(type, Format::Json);
-    EXPECT_TRUE(codec.ok()) << codec.status().to_string();
-    if (!codec) return {};
-    if (engine_.jit_policy() == JitPolicy::Sync) {
-      EXPECT_EQ(codec->stats().tier, Tier::Compiled) << codec->stats().failure;
-    }
-    Object value(codec->type());
-    const Status read = codec->deserialize(std::string_view(document), value);
+    const DynCodec codec = test::dyn_codec_of(engine_, type, Format::Json);
+    Object value(codec.type());
+    const Status read = codec.deserialize(std::string_view(document), value);
     EXPECT_TRUE(read.ok()) << read.to_string() << "\n" << document;
     Buffer out;
-    const Status write = codec->serialize(value, out);
+    const Status write = codec.serialize(value, out);
     EXPECT_TRUE(write.ok()) << write.to_string();
     return std::string(reinterpret_cast<const char*>(out.data()), out.size());
   }

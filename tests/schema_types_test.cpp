@@ -12,16 +12,6 @@
 namespace jitser {
 namespace {
 
-DynCodec codec_or_fail(Engine& e, const std::string& type, Format format) {
-  Result<DynCodec> codec = e.codec(type, format);
-  EXPECT_TRUE(codec.ok()) << codec.status().to_string();
-  if (!codec) std::abort();
-  if (e.jit_policy() == JitPolicy::Sync) {
-    EXPECT_EQ(codec->stats().tier, Tier::Compiled) << type << ": " << codec->stats().failure;
-  }
-  return *codec;
-}
-
 // Each payload's schema text, loaded into another Engine: bytes the C++ type wrote read into
 // an object of the loaded type, which writes them back the same, and they read back into the
 // C++ type as the value they came from. (The Graph's reference cycles would outlive an object
@@ -43,7 +33,7 @@ TEST(SchemaTypes, EveryPayloadLoadedFromItsSchemaWritesTheSameBytes) {
     for (const Format format : all_formats()) {
       SCOPED_TRACE(format_name(format));
       auto typed = test::codec_of<T>(cpp, format);
-      const DynCodec dyn = codec_or_fail(loaded, name, format);
+      const DynCodec dyn = test::dyn_codec_of(loaded, name, format);
       Buffer written;
       ASSERT_TRUE(typed.serialize(value, written).ok());
       Object object(dyn.type());
@@ -115,8 +105,8 @@ TEST(SchemaTypes, EveryKindRoundTripsWithNoCppType) {
   Engine e;
   const Status s = e.load_schema(kEveryKind);
   ASSERT_TRUE(s.ok()) << s.to_string();
-  const DynCodec json = codec_or_fail(e, "Node", Format::Json);
-  const DynCodec binary = codec_or_fail(e, "Node", Format::Binary);
+  const DynCodec json = test::dyn_codec_of(e, "Node", Format::Json);
+  const DynCodec binary = test::dyn_codec_of(e, "Node", Format::Binary);
   Object first(json.type());
   Status read = json.deserialize(kNode, first.get());
   ASSERT_TRUE(read.ok()) << read.to_string();
@@ -158,8 +148,8 @@ TEST(SchemaTypes, SharedObjectsStayShared) {
   ASSERT_TRUE(e.load_schema("P{v:int32}\nPair{a:shared_ptr<P>,b:shared_ptr<P>,c:shared_ptr<Q>}\n"
                             "Q{v:int32}")
                   .ok());
-  const DynCodec binary = codec_or_fail(e, "Pair", Format::Binary);
-  const DynCodec json = codec_or_fail(e, "Pair", Format::Json);
+  const DynCodec binary = test::dyn_codec_of(e, "Pair", Format::Binary);
+  const DynCodec json = test::dyn_codec_of(e, "Pair", Format::Json);
   Object pair(json.type());
   ASSERT_TRUE(
       json.deserialize(std::string_view(R"({"a":{"v":5},"b":null,"c":null})"), pair.get()).ok());
@@ -208,7 +198,7 @@ TEST(SchemaTypes, ThePayloadsSchemaFileMatchesTheCppPayloads) {
 TEST(SchemaTypes, ObjectsAreReadAndWrittenByNameAndPath) {
   Engine e;
   ASSERT_TRUE(e.load_schema(kEveryKind).ok());
-  const DynCodec json = codec_or_fail(e, "Node", Format::Json);
+  const DynCodec json = test::dyn_codec_of(e, "Node", Format::Json);
   Object node(json.type());
   ASSERT_TRUE(json.deserialize(kNode, node).ok());
 
@@ -259,7 +249,7 @@ TEST(SchemaTypes, ObjectsAreReadAndWrittenByNameAndPath) {
 TEST(SchemaTypes, ObjectAccessErrorsNameThePath) {
   Engine e;
   ASSERT_TRUE(e.load_schema(kEveryKind).ok());
-  const DynCodec json = codec_or_fail(e, "Node", Format::Json);
+  const DynCodec json = test::dyn_codec_of(e, "Node", Format::Json);
   Object node(json.type());
   ASSERT_TRUE(json.deserialize(kNode, node).ok());
   struct Case {
@@ -328,7 +318,7 @@ TEST(SchemaTypes, ACycleOfSharedObjectsIsAnErrorForGet) {
 
   Engine e;
   ASSERT_TRUE(e.load_schema(*cpp.schema_text("Ring")).ok());
-  const DynCodec binary = codec_or_fail(e, "Ring", Format::Binary);
+  const DynCodec binary = test::dyn_codec_of(e, "Ring", Format::Binary);
   Object looped(binary.type());
   ASSERT_TRUE(binary.deserialize(bytes.bytes(), looped).ok());
   EXPECT_EQ(*looped.at("next.next.next.id")->get_int(), 1);
@@ -344,8 +334,8 @@ TEST(SchemaTypes, ACycleOfSharedObjectsIsAnErrorForGet) {
 TEST(SchemaTypes, ObjectsOwnTheirValueAndMatchTheirCodec) {
   Engine e;
   ASSERT_TRUE(e.load_schema("A{names:list<string>}\nB{x:int32}").ok());
-  const DynCodec a = codec_or_fail(e, "A", Format::Json);
-  const DynCodec b = codec_or_fail(e, "B", Format::Json);
+  const DynCodec a = test::dyn_codec_of(e, "A", Format::Json);
+  const DynCodec b = test::dyn_codec_of(e, "B", Format::Json);
   Object first(a.type());
   ASSERT_TRUE(a.deserialize(std::string_view(R"({"names":["x","y","z"]})"), first).ok());
   Object moved = std::move(first);

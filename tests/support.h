@@ -31,6 +31,21 @@ Codec<T> codec_of(Engine& engine, Format format = Format::Binary) {
   return *codec;
 }
 
+/// The codec of a type registered by name (one loaded from a schema has no C++ type), checked
+/// as codec_of checks.
+inline DynCodec dyn_codec_of(Engine& engine, const std::string& type, Format format) {
+  Result<DynCodec> codec = engine.codec(type, format);
+  if (!codec) {
+    ADD_FAILURE() << "no codec: " << codec.status().to_string();
+    std::abort();
+  }
+  if (engine.jit_policy() == JitPolicy::Sync) {
+    EXPECT_EQ(codec->stats().tier, Tier::Compiled)
+        << type << " did not compile: " << codec->stats().failure;
+  }
+  return *codec;
+}
+
 inline std::vector<std::uint8_t> from_hex(const std::string& text) {
   std::vector<std::uint8_t> out;
   std::istringstream in(text);
