@@ -14,8 +14,8 @@ namespace {
 
 // Each payload's schema text, loaded into another Engine: bytes the C++ type wrote read into
 // an object of the loaded type, which writes them back the same, and they read back into the
-// C++ type as the value they came from. (The Graph's reference cycles would outlive an object
-// with no destructor of its own to break them; it has a test of its own below.)
+// C++ type as the value they came from. (The Graph holds unordered maps, which the loaded type
+// orders, and cycles that JSON cannot write; the shared-object tests below cover what it has.)
 TEST(SchemaTypes, EveryPayloadLoadedFromItsSchemaWritesTheSameBytes) {
   Engine cpp;
   ASSERT_TRUE(payloads::register_all(cpp).ok());
@@ -325,8 +325,12 @@ TEST(SchemaTypes, ACycleOfSharedObjectsIsAnErrorForGet) {
   Result<Value> whole = looped.root()->get();
   EXPECT_EQ(whole.status().code(), Errc::cycle) << whole.status().to_string();
   EXPECT_EQ(whole.status().path(), "Ring.next.next");
-  ASSERT_TRUE(looped.at("next.next")->reset().ok());
-  EXPECT_EQ(*looped.root()->get(),
+  // Destroyed with its cycle, the object frees every shared object (AddressSanitizer's leak
+  // check would see them otherwise); another ring, broken through a Ref, reads as a Value.
+  Object broken(binary.type());
+  ASSERT_TRUE(binary.deserialize(bytes.bytes(), broken).ok());
+  ASSERT_TRUE(broken.at("next.next")->reset().ok());
+  EXPECT_EQ(*broken.root()->get(),
             Value(Value::Map{{"id", 0}, {"next", Value::Map{{"id", 1}, {"next", nullptr}}}}));
 }
 

@@ -15,6 +15,7 @@
 //   jitser::Value whole = *reading.root()->get();
 //
 // An Object uses its type's descriptor, which its Engine owns: destroy it before the Engine.
+// Destroying it frees every shared object it reaches, also those in cycles that input made.
 #pragma once
 
 #include <cstddef>
