@@ -14,7 +14,7 @@
 
 #include "formats/field_default.h"
 #include "formats/format_table.h"
-#include "formats/integers.h"
+#include "typeinfo/integers.h"
 #include "formats/ops.h"
 #include "typeinfo/value_slot.h"
 

@@ -14,6 +14,8 @@
 
 #include <jitser/object.h>
 
+#include "typeinfo/integers.h"
+
 namespace jitser {
 namespace {
 
@@ -23,19 +25,8 @@ constexpr int kMaxDepth = 512;
 bool is_signed_int(Kind k) {
   return k == Kind::Int8 || k == Kind::Int16 || k == Kind::Int32 || k == Kind::Int64;
 }
-bool is_unsigned_int(Kind k) {
-  return k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
-}
 Kind integer_kind_of(const TypeDesc& t) { return t.kind == Kind::Enum ? t.underlying : t.kind; }
 
-std::int64_t load_signed(const void* p, std::size_t width) {
-  switch (width) {
-    case 1: return *static_cast<const std::int8_t*>(p);
-    case 2: return *static_cast<const std::int16_t*>(p);
-    case 4: return *static_cast<const std::int32_t*>(p);
-    default: return *static_cast<const std::int64_t*>(p);
-  }
-}
 std::uint64_t load_unsigned(const void* p, std::size_t width) {
   switch (width) {
     case 1: return *static_cast<const std::uint8_t*>(p);
@@ -80,15 +71,14 @@ const void* held(const TypeDesc& t, const void* at) {
 std::string key_text(const TypeDesc& key, const void* at) {
   const TypeDesc& k = key.resolved();
   if (k.kind == Kind::String) return *static_cast<const std::string*>(at);
-  const bool is_unsigned = is_unsigned_int(integer_kind_of(k));
-  const std::int64_t v =
-      is_unsigned ? static_cast<std::int64_t>(load_unsigned(at, k.size)) : load_signed(at, k.size);
+  const bool unsigned_key = is_unsigned(integer_kind_of(k));
+  const std::int64_t v = load_integer(k, at);
   if (k.kind == Kind::Enum) {
     for (const EnumValue& e : k.values) {
       if (e.value == v) return e.name;
     }
   }
-  return is_unsigned ? std::to_string(static_cast<std::uint64_t>(v)) : std::to_string(v);
+  return unsigned_key ? std::to_string(static_cast<std::uint64_t>(v)) : std::to_string(v);
 }
 
 std::string key_path(const Value& key) {
@@ -106,7 +96,7 @@ Value key_value(const TypeDesc& key, const std::string& text) {
   const TypeDesc& k = key.resolved();
   if (k.kind == Kind::String || k.kind == Kind::Enum) return Value(text);
   const char* end = text.data() + text.size();
-  if (is_unsigned_int(k.kind)) {
+  if (is_unsigned(k.kind)) {
     std::uint64_t u = 0;
     auto [p, ec] = std::from_chars(text.data(), end, u);
     if (ec == std::errc() && p == end && !text.empty() && (text[0] != '0' || text.size() == 1)) {
@@ -181,13 +171,11 @@ class ToValue {
         return Value(Value::Bytes(data, data + n));
       }
       case Kind::Enum: {
-        const std::int64_t v = is_unsigned_int(t.underlying)
-                                   ? static_cast<std::int64_t>(load_unsigned(at, t.size))
-                                   : load_signed(at, t.size);
+        const std::int64_t v = load_integer(t, at);
         for (const EnumValue& e : t.values) {
           if (e.value == v) return Value(e.name);
         }
-        if (is_unsigned_int(t.underlying)) return Value(static_cast<std::uint64_t>(v));
+        if (is_unsigned(t.underlying)) return Value(static_cast<std::uint64_t>(v));
         return Value(v);
       }
       case Kind::Decimal: return Value(*static_cast<const Decimal*>(at));
@@ -279,7 +267,7 @@ Status set_integer(const TypeDesc& t, void* at, const Value& v, const std::strin
     return mismatch(path, t, std::string("a ") + value_kind(v));
   }
   const bool negative = v.type() == Value::Type::Int && v.as_int() < 0;
-  if (is_unsigned_int(k)) {
+  if (is_unsigned(k)) {
     const std::uint64_t u =
         v.type() == Value::Type::UInt ? v.as_uint() : static_cast<std::uint64_t>(v.as_int());
     if (negative || !fits_unsigned(u, t.size)) {
@@ -722,7 +710,7 @@ Result<std::int64_t> Ref::get_int() const {
     return *static_cast<const std::int64_t*>(at_);
   }
   const Kind k = integer_kind_of(t);
-  if (bits_ || (!is_signed_int(k) && !is_unsigned_int(k))) return mismatch(path_, t, "an integer");
+  if (bits_ || (!is_signed_int(k) && !is_unsigned(k))) return mismatch(path_, t, "an integer");
   if (is_signed_int(k)) return load_signed(at_, t.size);
   const std::uint64_t u = load_unsigned(at_, t.size);
   if (u > static_cast<std::uint64_t>(INT64_MAX)) return out_of_range(path_, "beyond int64");
@@ -732,8 +720,8 @@ Result<std::int64_t> Ref::get_int() const {
 Result<std::uint64_t> Ref::get_uint() const {
   const TypeDesc& t = type_->resolved();
   const Kind k = integer_kind_of(t);
-  if (bits_ || (!is_signed_int(k) && !is_unsigned_int(k))) return mismatch(path_, t, "an integer");
-  if (is_unsigned_int(k)) return load_unsigned(at_, t.size);
+  if (bits_ || (!is_signed_int(k) && !is_unsigned(k))) return mismatch(path_, t, "an integer");
+  if (is_unsigned(k)) return load_unsigned(at_, t.size);
   const std::int64_t i = load_signed(at_, t.size);
   if (i < 0) return out_of_range(path_, "negative");
   return static_cast<std::uint64_t>(i);

@@ -7,7 +7,7 @@
 
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
-#include "formats/integers.h"
+#include "typeinfo/integers.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/utf8.h"
 

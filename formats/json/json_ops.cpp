@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "formats/integers.h"
+#include "typeinfo/integers.h"
 #include "formats/json/json_key.h"
 #include "formats/json/json_read.h"
 #include "formats/json/json_text.h"

@@ -1,5 +1,5 @@
-// The user's integers and enums as they lie in memory, for the interpreter and the formats'
-// operations.
+// The user's integers and enums as they lie in memory, for the interpreter, the formats'
+// operations and Objects' access to their values.
 #pragma once
 
 #include <cstdint>
