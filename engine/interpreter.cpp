@@ -14,8 +14,8 @@
 
 #include "formats/field_default.h"
 #include "formats/format_table.h"
-#include "typeinfo/integers.h"
 #include "formats/ops.h"
+#include "typeinfo/integers.h"
 #include "typeinfo/value_slot.h"
 
 namespace jitser {
@@ -148,8 +148,11 @@ class Writer : Walk {
       const Instr& in = plan_.code[i];
       const PlanField& field = plan_.fields[in.field];
       const std::uint8_t* slot = base + in.offset;
-      if (keyed_ && left_out(*field.desc, slot, options_.omit_null, options_.omit_default,
-                             field.omit_empty)) {
+      // The rule is out of line: ask it only where some field may be left out.
+      const bool may_omit = options_.omit_null || options_.omit_default || field.omit_empty;
+      if (keyed_ && may_omit &&
+          left_out(*field.desc, slot, options_.omit_null, options_.omit_default,
+                   field.omit_empty)) {
         continue;
       }
       if (keyed_) ops_.field(out_, field, first);
