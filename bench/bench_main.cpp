@@ -12,11 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include <jitser/proto.h>
+
 #include "bench/payloads.h"
 #include "bench/peers/json_peers.h"
 #include "bench/peers/protobuf_dynamic.h"
 #include "bench/peers/protobuf_peer.h"
-#include "typeinfo/proto_import.h"
 
 namespace {
 

@@ -1,9 +1,13 @@
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -303,6 +307,46 @@ Status Engine::load_schema(std::string_view text) {
     if (Status s = impl_->registry.add(std::move(copy)); !s) return s;
   }
   return Status();
+}
+
+namespace {
+
+// A schema is a few pages; a larger file is not one, and is refused before it fills memory.
+constexpr std::uintmax_t kMaxSchemaFile = std::uintmax_t{64} << 20;
+
+Result<std::string> read_schema_file(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error) return Status(Errc::cannot_read, path + ": " + error.message());
+  if (!std::filesystem::is_regular_file(status)) {
+    return Status(Errc::cannot_read, path + ": not a regular file");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) return Status(Errc::cannot_read, path + ": " + error.message());
+  if (size > kMaxSchemaFile) {
+    return Status(Errc::cannot_read,
+                  path + ": " + std::to_string(size) + " bytes, more than a schema file may hold");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) return Status(Errc::cannot_read, path + ": " + std::strerror(errno));
+  return text;
+}
+
+}  // namespace
+
+Status Engine::load_schema_file(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".proto") {
+    return Status(Errc::unsupported, path +
+                                         ": a .proto file is loaded by jitser::load_proto "
+                                         "(<jitser/proto.h>, library jitser_proto)");
+  }
+  Result<std::string> text = read_schema_file(path);
+  if (!text) return text.status();
+  Status s = load_schema(*text);
+  if (s) return s;
+  const bool placed = s.message().starts_with("line ");
+  return Status(s.code(), path + (placed ? ", " : ": ") + s.message(), s.offset(), s.path());
 }
 
 Result<DynCodec> Engine::codec(std::string_view type_name, Format format) {

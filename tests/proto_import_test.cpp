@@ -1,7 +1,7 @@
-// .proto files read with libprotobuf's compiler (typeinfo/proto_import.h): what each construct
+// .proto files read with libprotobuf's compiler (<jitser/proto.h>): what each construct
 // becomes (a golden translation), that the types serve every format in whichever tier the
 // suite's policy runs, and that what jitser cannot map is an error with its place.
-#include "typeinfo/proto_import.h"
+#include <jitser/proto.h>
 
 #include <string>
 #include <vector>

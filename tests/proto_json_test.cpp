@@ -10,8 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <jitser/proto.h>
+
 #include "support.h"
-#include "typeinfo/proto_import.h"
 
 namespace jitser {
 namespace {

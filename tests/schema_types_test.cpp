@@ -183,8 +183,7 @@ TEST(SchemaTypes, ThePayloadsSchemaFileMatchesTheCppPayloads) {
   Engine cpp;
   ASSERT_TRUE(payloads::register_all(cpp).ok());
   Engine loaded;
-  const Status s =
-      loaded.load_schema(test::read_file(JITSER_SOURCE_DIR "/examples/payloads.jitser"));
+  const Status s = loaded.load_schema_file(JITSER_SOURCE_DIR "/examples/payloads.jitser");
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_EQ(loaded.types().size(), cpp.types().size());
   for (const TypeDesc* type : cpp.types()) {
@@ -374,6 +373,26 @@ TEST(SchemaTypes, LoadingIsAllOrNothing) {
   EXPECT_NE(big.to_string().find("MiB"), std::string::npos) << big.to_string();
   EXPECT_TRUE(e.load_schema("B{y:int32}").ok());
   EXPECT_TRUE(e.codec("B", Format::Json).ok());
+}
+
+// A schema file is input: what cannot be read, or is not a schema, is an error that names the
+// file, and loads nothing.
+TEST(SchemaTypes, SchemaFileErrorsNameTheFile) {
+  Engine e;
+  const std::string dir = JITSER_SOURCE_DIR "/tests/schema";
+  const Status placed = e.load_schema_file(dir + "/undeclared.jitser");
+  EXPECT_EQ(placed.code(), Errc::unregistered_type) << placed.to_string();
+  EXPECT_TRUE(placed.message().starts_with(dir + "/undeclared.jitser, line 3, column 14: "))
+      << placed.to_string();
+  EXPECT_EQ(e.codec("A", Format::Binary).status().code(), Errc::unknown_type);
+
+  const Status missing = e.load_schema_file(dir + "/absent.jitser");
+  EXPECT_EQ(missing.code(), Errc::cannot_read) << missing.to_string();
+  EXPECT_TRUE(missing.message().starts_with(dir + "/absent.jitser: ")) << missing.to_string();
+  EXPECT_EQ(e.load_schema_file(dir).code(), Errc::cannot_read);
+  const Status proto = e.load_schema_file(JITSER_SOURCE_DIR "/tests/proto/common.proto");
+  EXPECT_EQ(proto.code(), Errc::unsupported) << proto.to_string();
+  EXPECT_NE(proto.message().find("load_proto"), std::string::npos) << proto.to_string();
 }
 
 }  // namespace

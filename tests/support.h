@@ -84,11 +84,8 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
     std::ofstream(path) << actual;
     return;
   }
-  std::ifstream in(path);
-  std::stringstream golden;
-  golden << in.rdbuf();
-  EXPECT_EQ(actual, golden.str()) << "differs from " << path
-                                  << " (JITSER_UPDATE_GOLDEN=1 rewrites it if the change is meant)";
+  EXPECT_EQ(actual, read_file(path))
+      << "differs from " << path << " (JITSER_UPDATE_GOLDEN=1 rewrites it if the change is meant)";
 }
 
 /// The enum of the kind, golden and bad-input tests: negative, zero and positive values.

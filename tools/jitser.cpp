@@ -20,9 +20,9 @@
 #include <vector>
 
 #include <jitser/jitser.h>
+#include <jitser/proto.h>
 
 #include "tools/records.h"
-#include "typeinfo/proto_import.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 #include "typeinfo/value_slot.h"

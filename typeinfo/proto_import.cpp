@@ -1,4 +1,4 @@
-#include "typeinfo/proto_import.h"
+#include <jitser/proto.h>
 
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include <jitser/export.h>
 #include <jitser/status.h>
 #include <jitser/type_desc.h>
 
@@ -31,7 +32,8 @@ struct ParsedSchema {
 Result<ParsedSchema> parse_schema(std::string_view text);
 
 /// `name` as the schema language writes it: as it is when it is a plain name (letters, digits,
-/// `_` and `.`, not starting with a digit), otherwise quoted with escapes.
-std::string schema_name(std::string_view name);
+/// `_` and `.`, not starting with a digit), otherwise quoted with escapes. Exported from
+/// libjitser.so, though not a public header's, because libjitser_proto writes schema text too.
+JITSER_API std::string schema_name(std::string_view name);
 
 }  // namespace jitser

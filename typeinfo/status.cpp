@@ -13,6 +13,7 @@ const char* errc_name(Errc code) {
     case Errc::recursive_by_value: return "recursive by value";
     case Errc::unknown_type: return "unknown type";
     case Errc::unsupported: return "unsupported";
+    case Errc::cannot_read: return "cannot read";
     case Errc::empty_codec: return "empty codec";
     case Errc::truncated: return "truncated";
     case Errc::varint_overlong: return "overlong varint";

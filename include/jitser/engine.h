@@ -207,6 +207,10 @@ class JITSER_API Engine {
   /// the codec's type(), which must be destroyed before the Engine. Errors name the line and
   /// column.
   Status load_schema(std::string_view text);
+  /// Loads the schema file at `path` as load_schema loads text; errors start with the path
+  /// (`order.jitser, line 3, column 7: ...`), and a file that cannot be read is cannot_read.
+  /// A `.proto` file is for jitser::load_proto (<jitser/proto.h>): here it is unsupported.
+  Status load_schema_file(const std::string& path);
 
   /// The codec for a registered type and format; made once, then shared.
   Result<DynCodec> codec(std::string_view type_name, Format format);

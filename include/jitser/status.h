@@ -27,6 +27,7 @@ enum class Errc : std::uint8_t {
   recursive_by_value,  // a struct contains itself without a pointer or container between
   unknown_type,        // no registered type of that name or C++ type
   unsupported,         // a schema feature jitser cannot map (a Protobuf group or extension)
+  cannot_read,         // a schema file that does not exist or cannot be read
   empty_codec,         // a default-constructed codec, which no Engine made
   // Reading input
   truncated,             // input ended inside a value
