@@ -16,7 +16,7 @@
 #include "formats/format_table.h"
 #include "formats/ops.h"
 #include "typeinfo/integers.h"
-#include "typeinfo/value_slot.h"
+#include "typeinfo/map_refill.h"
 
 namespace jitser {
 namespace {
@@ -545,14 +545,13 @@ class Reader : Walk {
   }
 
   bool map(const Instr& in, std::uint8_t* p, Slot* v) {
-    const MapOps& ops = *in.type->map_ops;
     if (!enter([&] { return ops_.offset(v); })) return false;
     Slot it, key_value, value;
     std::uint64_t count = 0;
     const std::uint32_t min_entry =
         plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
     if (!ops_.begin_list(in, v, min_entry, &it, &count, fault_)) return false;
-    ops.clear(in.type, p);
+    MapRefill refill(*in.type, p, count);
     const TypeDesc& key_type = in.type->key->resolved();
     const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
     for (std::uint64_t i = 0;; ++i) {
@@ -563,17 +562,17 @@ class Reader : Walk {
         return false;
       }
       if (!more) break;
-      ValueSlot key(key_type);
+      void* key = refill.key();
       const std::size_t at = ops_.offset(&key_value);
-      if (!ops_.get_key(key_in, &key_value, key.get(), fault_)) {
+      if (!ops_.get_key(key_in, &key_value, key, fault_)) {
         path_.push_back(bracketed("[#", std::to_string(i), "]"));
         return false;
       }
       // The key's text is only made on failure: it is part of the path, not of the work.
       const void* stored_key = nullptr;
-      void* target = ops.insert(in.type, p, key.get(), &stored_key);
+      void* target = refill.insert(&stored_key);
       if (!target) {
-        path_.push_back(key_text(key_type, key.get()));
+        path_.push_back(key_text(key_type, key));
         return fault_.set(Errc::duplicate_key, "the key appears twice", at);
       }
       if (!run(in.b, static_cast<std::uint8_t*>(target), &value)) {

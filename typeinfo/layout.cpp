@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <jitser/builder.h>
@@ -248,15 +250,16 @@ Map& map(void* p) { return *static_cast<Map*>(p); }
 const Map& map(const void* p) { return *static_cast<const Map*>(p); }
 
 std::size_t map_size(const TypeDesc*, const void* p) { return map(p).size(); }
-void map_clear(const TypeDesc* t, void* p) {
+void free_entry(const TypeDesc* t, void* key, void* value) {
   const TypeDesc& k = t->key->resolved();
   const TypeDesc& v = element(t);
-  for (auto& [key, value] : map(p)) {
-    destroy(k, key);
-    deallocate(k, key);
-    destroy(v, value);
-    deallocate(v, value);
-  }
+  destroy(k, key);
+  deallocate(k, key);
+  destroy(v, value);
+  deallocate(v, value);
+}
+void map_clear(const TypeDesc* t, void* p) {
+  for (auto& [key, value] : map(p)) free_entry(t, key, value);
   map(p).clear();
 }
 // The key is moved out of *key, which its owner still destroys: strings are moved, integers
@@ -294,7 +297,61 @@ bool map_next(const TypeDesc*, void* iterator, const void** key, const void** va
   ++c.at;
   return true;
 }
-constexpr MapOps kMapOps{map_size, map_clear, map_insert, map_begin, map_next};
+// A refill (MapOps::refill_begin): the entries set aside, the one whose key is being read, or
+// else a new key's storage, constructed.
+struct MapRefill {
+  Map spare;
+  Map::node_type entry;
+  void* key = nullptr;
+};
+static_assert(sizeof(MapRefill) <= kMapRefillSize);
+MapRefill& refill(void* state) { return *std::launder(static_cast<MapRefill*>(state)); }
+void map_refill_begin(const TypeDesc* t, void* p, void* state, std::uint64_t) {
+  MapRefill& r = *::new (state) MapRefill{Map(KeyLess{key_kind(t->key->resolved())}), {}};
+  r.spare.swap(map(p));
+}
+void* map_refill_key(const TypeDesc* t, void* state) {
+  MapRefill& r = refill(state);
+  if (r.entry.empty() && !r.spare.empty()) r.entry = r.spare.extract(r.spare.begin());
+  if (!r.entry.empty()) return r.entry.key();
+  if (!r.key) {
+    const TypeDesc& k = t->key->resolved();
+    r.key = allocate(k);
+    construct(k, r.key);
+  }
+  return r.key;
+}
+void* map_refill_insert(const TypeDesc* t, void* p, void* state, const void** stored_key) {
+  Map& m = map(p);
+  MapRefill& r = refill(state);
+  if (!r.entry.empty()) {
+    const auto at = m.insert(m.end(), std::move(r.entry));
+    if (!r.entry.empty()) return nullptr;  // the key was there; the entry stays spare
+    *stored_key = at->first;
+    return at->second;
+  }
+  if (m.find(r.key) != m.end()) return nullptr;
+  const TypeDesc& v = element(t);
+  void* value = allocate(v);
+  construct(v, value);
+  m.emplace_hint(m.end(), r.key, value);
+  *stored_key = std::exchange(r.key, nullptr);
+  return value;
+}
+void map_refill_end(const TypeDesc* t, void* state) {
+  MapRefill& r = refill(state);
+  if (!r.entry.empty()) free_entry(t, r.entry.key(), r.entry.mapped());
+  if (r.key) {
+    const TypeDesc& k = t->key->resolved();
+    destroy(k, r.key);
+    deallocate(k, r.key);
+  }
+  for (auto& [key, value] : r.spare) free_entry(t, key, value);
+  r.~MapRefill();
+}
+constexpr MapOps kMapOps{map_size,       map_clear,         map_insert,
+                         map_begin,      map_next,          map_refill_begin,
+                         map_refill_key, map_refill_insert, map_refill_end};
 
 void map_construct(const TypeDesc* t, void* p) {
   ::new (p) Map(KeyLess{key_kind(t->key->resolved())});

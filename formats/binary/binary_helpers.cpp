@@ -9,8 +9,8 @@
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
+#include "typeinfo/map_refill.h"
 #include "typeinfo/utf8.h"
-#include "typeinfo/value_slot.h"
 
 namespace jitser {
 
@@ -102,19 +102,16 @@ bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value) {
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr*, std::uint32_t header, std::uint32_t min_entry,
                             SlotReadFn key, SlotReadFn value) {
-  const MapOps& ops = *type->map_ops;
   binary::Input& in = binary::input(s);
   std::uint64_t n = 0;
   std::uint8_t h = 0;
   if (!binary::count(in, min_entry, n)) return false;
   if (n && (!binary::byte(in, h) || h != header)) return false;
-  ops.clear(type, map);
-  const TypeDesc& key_type = type->key->resolved();
+  MapRefill refill(*type, map, n);
   for (std::uint64_t i = 0; i < n; ++i) {
-    ValueSlot slot(key_type);
-    if (!key(ctx, s, static_cast<std::uint8_t*>(slot.get()))) return false;
+    if (!key(ctx, s, static_cast<std::uint8_t*>(refill.key()))) return false;
     const void* stored_key = nullptr;
-    void* v = ops.insert(type, map, slot.get(), &stored_key);
+    void* v = refill.insert(&stored_key);
     if (!v || !value(ctx, s, static_cast<std::uint8_t*>(v))) return false;
   }
   return true;

@@ -16,7 +16,7 @@
 #include "formats/json/json_value.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
-#include "typeinfo/value_slot.h"
+#include "typeinfo/map_refill.h"
 
 namespace jitser {
 namespace {
@@ -211,11 +211,9 @@ bool jitser_json_read_bool_list(json::Slot* value, void* list, const TypeDesc* t
 bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
                           const Instr* key, std::uint32_t, std::uint32_t, SlotReadFn,
                           SlotReadFn read_value) {
-  const MapOps& ops = *type->map_ops;
   json::Slot it, field;
   if (json::begin_object(value, &it) != Errc::ok) return false;
-  ops.clear(type, map);
-  const TypeDesc& key_type = type->key->resolved();
+  MapRefill refill(*type, map, UINT64_MAX);
   for (;;) {
     bool more = false;
     const char* raw = nullptr;
@@ -223,10 +221,9 @@ bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const 
     if (!more) return true;
     std::string_view text;
     if (json::unescaped_key(raw, &text) != Errc::ok) return false;
-    ValueSlot slot(key_type);
-    if (json::read_key(*key, text, slot.get()) != Errc::ok) return false;
+    if (json::read_key(*key, text, refill.key()) != Errc::ok) return false;
     const void* stored_key = nullptr;
-    void* at = ops.insert(type, map, slot.get(), &stored_key);
+    void* at = refill.insert(&stored_key);
     if (!at || !read_value(ctx, &field, static_cast<std::uint8_t*>(at))) return false;
   }
 }

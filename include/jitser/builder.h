@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <optional>
@@ -233,10 +234,32 @@ const SharedOps* shared_ops_for() {
   return &ops;
 }
 
+// Maps whose entries can be taken out and put back whole (std::map and std::unordered_map):
+// a reader refills them reusing each entry's node and storage.
+template <class M>
+concept NodeMap = requires(M& m, typename M::node_type& n) {
+  m.extract(m.begin());
+  m.insert(m.end(), std::move(n));
+  n.key();
+  n.mapped();
+};
+
+// A reader's state while it refills a map of type M (MapOps::refill_begin): the entries the
+// map held, set aside; the entry whose key is being read (a spare one, when there is one);
+// else a key of its own for a new entry.
+template <class M>
+struct MapRefill {
+  using K = typename M::key_type;
+  M spare;
+  std::conditional_t<NodeMap<M>, typename M::node_type, bool> entry{};
+  K key{};
+};
+
 template <class M>
 const MapOps* map_ops_for() {
   using K = typename M::key_type;
   using It = typename M::const_iterator;
+  using Refill = MapRefill<M>;
   struct Cursor {
     It at;
     It end;
@@ -264,6 +287,50 @@ const MapOps* map_ops_for() {
         ++c.at;
         return true;
       },
+      [](const TypeDesc*, void* m, void* state, std::uint64_t count) {
+        static_assert(
+            sizeof(Refill) <= kMapRefillSize && alignof(Refill) <= alignof(std::max_align_t),
+            "jitser: this map does not fit the in-place refill state");
+        M& map = *static_cast<M*>(m);
+        Refill& r = *::new (state) Refill();
+        if constexpr (NodeMap<M>) {
+          r.spare.swap(map);
+        } else {
+          map.clear();
+        }
+        // Unordered: buckets for the entries to come, or as many as the map held.
+        if constexpr (requires { map.reserve(std::size_t{}); }) {
+          map.reserve(count != UINT64_MAX ? static_cast<std::size_t>(count) : r.spare.size());
+        }
+      },
+      [](const TypeDesc*, void* state) -> void* {
+        Refill& r = *std::launder(static_cast<Refill*>(state));
+        if constexpr (NodeMap<M>) {
+          if (r.entry.empty() && !r.spare.empty()) r.entry = r.spare.extract(r.spare.begin());
+          if (!r.entry.empty()) return &r.entry.key();
+        }
+        return &r.key;
+      },
+      [](const TypeDesc*, void* m, void* state, const void** stored_key) -> void* {
+        M& map = *static_cast<M*>(m);
+        Refill& r = *std::launder(static_cast<Refill*>(state));
+        const std::size_t before = map.size();
+        // At the end: a map written in key order is read back with one compare an entry.
+        typename M::iterator at;
+        if constexpr (NodeMap<M>) {
+          if (!r.entry.empty()) {
+            at = map.insert(map.end(), std::move(r.entry));
+            if (!r.entry.empty()) return nullptr;  // the key was there; the entry stays spare
+            *stored_key = &at->first;
+            return &at->second;
+          }
+        }
+        at = map.try_emplace(map.end(), std::move(r.key));
+        if (map.size() == before) return nullptr;
+        *stored_key = &at->first;
+        return &at->second;
+      },
+      [](const TypeDesc*, void* state) { std::launder(static_cast<Refill*>(state))->~Refill(); },
   };
   return &ops;
 }

@@ -113,6 +113,8 @@ struct SharedOps {
 
 /// Map iteration uses a small in-place iterator so neither tier allocates to walk a map.
 inline constexpr std::size_t kMapIteratorSize = 32;
+/// A reader's in-place state while it refills a map (MapOps::refill_begin).
+inline constexpr std::size_t kMapRefillSize = 160;
 struct MapOps {
   std::size_t (*size)(const TypeDesc* type, const void* map);
   void (*clear)(const TypeDesc* type, void* map);
@@ -121,6 +123,20 @@ struct MapOps {
   void* (*insert)(const TypeDesc* type, void* map, void* key, const void** stored_key);
   void (*begin)(const TypeDesc* type, const void* map, void* iterator);
   bool (*next)(const TypeDesc* type, void* iterator, const void** key, const void** value);
+
+  // Reading a whole map into one that may hold entries, as readers do: the entries it holds
+  // are set aside, and each entry read reuses one of them, its node and its key's and value's
+  // storage, rather than allocating anew. refill_begin starts, with `state` the reader's
+  // kMapRefillSize bytes and `count` the entries to come when the format says (else
+  // UINT64_MAX), which an unordered map reserves. refill_key is where to read the next key;
+  // refill_insert then puts that entry into the map, after the last one when keys come in
+  // order, and returns its value to fill (a reused value, which the reader overwrites), with
+  // the key's place in *stored_key; or null, when the key is there already. refill_end frees
+  // the entries not reused, on failure too.
+  void (*refill_begin)(const TypeDesc* type, void* map, void* state, std::uint64_t count);
+  void* (*refill_key)(const TypeDesc* type, void* state);
+  void* (*refill_insert)(const TypeDesc* type, void* map, void* state, const void** stored_key);
+  void (*refill_end)(const TypeDesc* type, void* state);
 };
 
 /// A field's default, applied by formats that may omit fields.
