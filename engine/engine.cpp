@@ -186,7 +186,10 @@ struct Engine::Impl {
     std::lock_guard lock(compiler_mutex);
     if (!compiler && compiler_failure.ok()) {
       Result<std::unique_ptr<jit::Compiler>> made =
-          jit::Compiler::create({.perf = options.profiling, .debugger = options.profiling});
+          jit::Compiler::create({.perf = options.profiling,
+                                 .debugger = options.profiling,
+                                 .cache_dir = options.cache_dir,
+                                 .cache_max_bytes = options.cache_max_bytes});
       if (made) {
         compiler = std::move(*made);
       } else {
@@ -262,6 +265,7 @@ struct Engine::Impl {
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   options.jit = policy_from_environment(options.jit);
   options.profiling = profiling_from_environment(options.profiling);
+  if (const char* dir = std::getenv("JITSER_CACHE_DIR"); dir && *dir) options.cache_dir = dir;
   if (const char* calls = std::getenv("JITSER_LAZY_CALLS"); calls && *calls) {
     options.lazy_calls = static_cast<std::uint32_t>(std::strtoul(calls, nullptr, 10));
   }
@@ -542,6 +546,7 @@ CodecStats DynCodec::stats() const {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.
     std::lock_guard lock(state_->compile_mutex);
     s.compile_ms = state_->compile_ms;
+    s.cache = state_->code.cache;
     s.ready_ms = state_->ready_ms;
     s.code_bytes = state_->code.code_bytes;
     s.failure = state_->failure;

@@ -1,5 +1,6 @@
 #include "jit/compiler.h"
 
+#include <llvm-c/Core.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
@@ -32,6 +33,8 @@
 #include <utility>
 
 #include "formats/format_table.h"
+#include "jit/code_cache.h"
+#include "jit/code_identity.h"
 #include "jit/perf_jitdump.h"
 #include "jit/plan_to_ir.h"
 
@@ -241,18 +244,87 @@ Result<llvm::SmallVector<char, 0>> emit(Built& built, llvm::CodeGenFileType type
   return bytes;
 }
 
-// One Plan's module, optimized, as object code, with the host addresses it refers to.
+// One Plan's module, optimized, as object code, with the host addresses it refers to, and
+// what the code cache did.
 struct Object {
   llvm::SmallVector<char, 0> bytes;
   std::vector<HostAddress> hosts;
+  std::string cache;
 };
 
-Result<Object> object_for(const Plan& plan, const RunOptions& options, bool reject) {
+// The host addresses of code the cache kept, from the names it refers to: the Plan's
+// candidates by their place. Null when a name is not one of them.
+std::optional<std::vector<HostAddress>> bind_hosts(const Plan& plan,
+                                                   const std::vector<std::string>& names) {
+  const std::vector<const void*> candidates = host_candidates(plan);
+  const std::string prefix = entry_name(plan) + ".host.";
+  std::vector<HostAddress> hosts;
+  for (const std::string& name : names) {
+    if (!name.starts_with(prefix)) return std::nullopt;
+    const std::string index = name.substr(prefix.size());
+    if (index.empty() || index.size() > 9 ||
+        !std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    const std::size_t i = std::stoul(index);
+    if (i >= candidates.size()) return std::nullopt;
+    hosts.push_back({name, candidates[i]});
+  }
+  return hosts;
+}
+
+Result<Object> object_for(const Plan& plan, const RunOptions& options, bool reject,
+                          const CodeCache* cache) {
+  std::string identity;
+  std::string note;
+  if (cache && !reject) {
+    identity = code_identity(plan, options);
+    CacheLookup found = cache->load(identity);
+    if (found.object) {
+      if (std::optional<std::vector<HostAddress>> hosts =
+              bind_hosts(plan, found.object->host_names)) {
+        llvm::SmallVector<char, 0> bytes(found.object->bytes.begin(), found.object->bytes.end());
+        return Object{std::move(bytes), std::move(*hosts), "hit"};
+      }
+      found.why_not = "ignored a file: it names host symbols this codec does not have";
+    }
+    note = found.why_not;
+  }
   Result<Built> built = build(plan, options, true, reject);
   if (!built) return built.status();
   Result<llvm::SmallVector<char, 0>> bytes = emit(*built, llvm::CodeGenFileType::ObjectFile);
   if (!bytes) return bytes.status();
-  return Object{std::move(*bytes), std::move(built->hosts)};
+  Object object{std::move(*bytes), std::move(built->hosts), note};
+  if (cache && !reject) {
+    CachedObject kept;
+    kept.bytes.assign(object.bytes.begin(), object.bytes.end());
+    bool cacheable = true;
+    for (const HostAddress& h : object.hosts) {
+      cacheable = cacheable && h.name.find(kUncachedHost) == std::string::npos;
+      kept.host_names.push_back(h.name);
+    }
+    if (!cacheable) {
+      object.cache += ", not stored: it refers to an address the Plan does not name";
+    } else if (Status s = cache->store(identity, kept); !s) {
+      object.cache += ", not stored: " + s.message();
+    } else {
+      object.cache += ", stored";
+    }
+  }
+  return object;
+}
+
+// What compiles code besides the codec's own identity: code made in another environment is not
+// used. The build ID stands for jitser's emitter and kernels; LLVM's version is the library's
+// that runs, which may be newer than the headers'.
+std::string environment(const llvm::orc::JITTargetMachineBuilder& host) {
+  unsigned major = 0, minor = 0, patch = 0;
+  LLVMGetVersion(&major, &minor, &patch);
+  return "LLVM: " + std::to_string(major) + "." + std::to_string(minor) + "." +
+         std::to_string(patch) + "\nCPU: " + host.getCPU() +
+         "\nCPU features: " + host.getFeatures().getString() +
+         "\nAddressSanitizer: " + std::to_string(kHostHasAsan) + "\njitser build: " + build_id() +
+         "\n";
 }
 
 std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
@@ -273,6 +345,8 @@ std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
 
 struct Compiler::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<CodeCache> cache;
+  std::string cache_refused;  // why there is no cache, when one was asked for
 };
 
 Compiler::Compiler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -287,6 +361,20 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
   initialize_llvm();
   auto host = host_machine();
   if (!host) return llvm_failure("cannot describe the host", host.takeError());
+  auto impl = std::make_unique<Impl>();
+  if (!options.cache_dir.empty()) {
+    const std::string build = build_id();
+    Result<std::unique_ptr<CodeCache>> cache =
+        build.empty()
+            ? Result<std::unique_ptr<CodeCache>>(
+                  Status(Errc::unsupported, "this program has no build ID to tell builds apart"))
+            : CodeCache::open(options.cache_dir, environment(*host), options.cache_max_bytes);
+    if (cache) {
+      impl->cache = std::move(*cache);
+    } else {
+      impl->cache_refused = "off: " + cache.status().message();
+    }
+  }
   llvm::orc::LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(std::move(*host));
   auto jit = builder.create();
@@ -311,7 +399,6 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
           (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(helpers)))) {
     return llvm_failure("cannot define the runtime helpers", std::move(e));
   }
-  auto impl = std::make_unique<Impl>();
   impl->jit = std::move(*jit);
   return std::make_unique<Compiler>(std::move(impl));
 }
@@ -321,18 +408,28 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   // The two directions are independent modules: the deserializer compiles on a second thread
   // while this one compiles the serializer. Code generation is most of a compile, so on two
   // cores this about halves the time until a codec runs compiled code.
+  const CodeCache* cache = impl_->cache.get();
   std::optional<Result<Object>> read_object;
   std::thread reader([&] {
     try {
-      read_object = object_for(deserialize, options, false);
+      read_object = object_for(deserialize, options, false, cache);
     } catch (const std::exception& e) {
       read_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
     }
   });
-  Result<Object> write_object = object_for(serialize, options, reject);
+  Result<Object> write_object = object_for(serialize, options, reject, cache);
   reader.join();
 
   CompiledCodec out;
+  if (!impl_->cache_refused.empty()) {
+    out.cache = impl_->cache_refused;
+  } else if (cache && write_object.ok() && read_object->ok()) {
+    const std::string& written = write_object->cache;
+    const std::string& read = (*read_object)->cache;
+    out.cache = written == "hit" && read == "hit"
+                    ? "hit"
+                    : "serialize: " + written + "; deserialize: " + read;
+  }
   for (const auto& [plan, object] :
        {std::pair{&serialize, &write_object}, std::pair{&deserialize, &*read_object}}) {
     if (!*object) return object->status();

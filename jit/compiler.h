@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,9 @@ struct CompiledCodec {
   WriteFn serialize = nullptr;
   ReadFn deserialize = nullptr;
   std::size_t code_bytes = 0;  // machine code of both directions, in bytes
+  /// What the code cache did, for the statistics: "" without a cache, else per direction
+  /// "hit", or why not and whether the compiled code was stored.
+  std::string cache;
 };
 
 struct CompilerOptions {
@@ -30,6 +34,9 @@ struct CompilerOptions {
   bool perf = false;
   /// Register compiled objects with gdb's JIT interface so backtraces name them.
   bool debugger = false;
+  /// The persistent code cache's directory (jit/code_cache.h), or "" for none, and its bound.
+  std::string cache_dir;
+  std::uint64_t cache_max_bytes = 0;
 };
 
 class Compiler {

@@ -14,12 +14,14 @@
 #include <cctype>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <jitser/type_desc.h>
 
 #include "formats/format_table.h"
 #include "formats/plan.h"
+#include "jit/code_identity.h"
 #include "jit/plan_to_ir.h"
 
 namespace jitser::jit::ir {
@@ -62,7 +64,10 @@ class EmitterBase {
         i8_(Type::getInt8Ty(ctx_)),
         i32_(Type::getInt32Ty(ctx_)),
         i64_(Type::getInt64Ty(ctx_)),
-        track_depth_(!depth_bounded(plan, options.max_depth)) {}
+        track_depth_(!depth_bounded(plan, options.max_depth)) {
+    const std::vector<const void*> candidates = host_candidates(plan);
+    for (std::uint32_t i = 0; i < candidates.size(); ++i) host_index_.try_emplace(candidates[i], i);
+  }
 
   // The routines routine r calls: for nested structs, held values, elements, map keys and
   // values.
@@ -260,14 +265,20 @@ class EmitterBase {
   Value* call_host(const void* fn, FunctionType* type, llvm::ArrayRef<Value*> args) {
     return b_.CreateCall(module_.getOrInsertFunction(host_name(fn), type), args);
   }
-  // The same address gets the same name within a module; names follow first use, so the same
-  // Plan and options give the same names.
+  // An address is named by its place among the Plan's host candidates (jit/code_identity.h),
+  // so that the same Plan names the same things alike in every process. One that is not a
+  // candidate gets a name of its own, which keeps the code out of the code cache.
   std::string host_name(const void* address) {
     for (const HostAddress& h : hosts_) {
       if (h.address == address) return h.name;
     }
-    hosts_.push_back({module_.getName().str() + ".host." + std::to_string(hosts_.size()), address});
-    return hosts_.back().name;
+    const auto it = host_index_.find(address);
+    const std::string name =
+        module_.getName().str() + (it != host_index_.end()
+                                       ? ".host." + std::to_string(it->second)
+                                       : kUncachedHost + std::to_string(hosts_.size()));
+    hosts_.push_back({name, address});
+    return name;
   }
   Function* helper(const char* name, Type* result, llvm::ArrayRef<Type*> params) {
     return llvm::cast<Function>(
@@ -302,6 +313,7 @@ class EmitterBase {
   const RunOptions& options_;
   llvm::Module& module_;
   std::vector<HostAddress>& hosts_;
+  std::unordered_map<const void*, std::uint32_t> host_index_;
   llvm::LLVMContext& ctx_;
   IRBuilder<> b_;
   llvm::PointerType* ptr_;

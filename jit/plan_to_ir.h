@@ -17,11 +17,14 @@ namespace jitser::jit {
 /// The exported name of a Plan's entry function: "jitser.serialize.<format>.MediaContent".
 std::string entry_name(const Plan& plan);
 
-/// An address of this process that compiled code refers to by the symbol `name`.
+/// An address of this process that compiled code refers to by the symbol `name`:
+/// `<entry>.host.<i>` for the i-th of the Plan's host_candidates (jit/code_identity.h), else
+/// a name with kUncachedHost in it.
 struct HostAddress {
   std::string name;
   const void* address;
 };
+inline constexpr const char* kUncachedHost = ".host.uncached.";
 
 /// Emits the Plan's routines into `module`; the root routine is exported as entry_name(plan).
 /// The IR follows the contract in formats/compiled_abi.h: helpers are declared by name, and

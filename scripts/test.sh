@@ -39,7 +39,7 @@ echo "== fuzz (libFuzzer, both tiers compared: binary 20 s and JSON 15 s per pay
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DJITSER_SANITIZE=address,undefined -DJITSER_FUZZ=ON -DJITSER_BUILD_TESTS=OFF \
   -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
-cmake --build build-fuzz -j "$jobs" --target jitser_fuzz jitser_schema_fuzz
+cmake --build build-fuzz -j "$jobs" --target jitser_fuzz jitser_schema_fuzz jitser_cache_fuzz
 fuzz() {  # format payload seconds
   local work="build-fuzz/corpus/$1/$2"
   mkdir -p "$work"
@@ -55,6 +55,11 @@ build-fuzz/jitser_schema_fuzz -max_total_time=20 -print_final_stats=1 \
   -artifact_prefix=build-fuzz/schema- build-fuzz/corpus/schema tests/fuzz/corpus/schema \
   > build-fuzz/schema.log 2>&1 || { tail -40 build-fuzz/schema.log; exit 1; }
 echo "fuzz schema: $(grep -o 'number_of_executed_units: [0-9]*' build-fuzz/schema.log)"
+mkdir -p build-fuzz/corpus/cache
+build-fuzz/jitser_cache_fuzz -max_total_time=10 -print_final_stats=1 \
+  -artifact_prefix=build-fuzz/cache- build-fuzz/corpus/cache tests/fuzz/corpus/cache \
+  > build-fuzz/cache.log 2>&1 || { tail -40 build-fuzz/cache.log; exit 1; }
+echo "fuzz cache: $(grep -o 'number_of_executed_units: [0-9]*' build-fuzz/cache.log)"
 
 echo "== benchmark smoke run (every entry once, each checks its round trip)"
 build/jitser_bench --benchmark_min_time=0.01 --benchmark_out=build/bench-smoke.json \

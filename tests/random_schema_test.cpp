@@ -4,9 +4,11 @@
 // back values equal to what was written, into fresh and into used objects. JSON must parse in
 // nlohmann. JITSER_RANDOM_VALUES sets how many values each type gets (the soak mode raises it).
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -245,6 +247,41 @@ TEST_P(RandomSchema, BothTiersAgreeAndRoundTrip) {
   }
   EXPECT_GT(round_trips, 0u);
 }
+
+// Code linked from the code cache (jit/code_cache.h) is the code that was compiled: a second
+// Engine over the directory the first filled reads and writes every generated type as the
+// interpreter does, and under sync every codec of it came from the cache.
+class RandomSchemaCached : public ::testing::TestWithParam<Format> {};
+
+TEST_P(RandomSchemaCached, CodeFromTheCacheAgreesWithTheInterpreter) {
+  const Schema& schema = schemas().front();
+  char dir[] = "/tmp/jitser-random-cache-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  EngineOptions options;
+  options.cache_dir = dir;
+  Reference made(options);
+  ASSERT_TRUE(schema.register_types(made.engine).ok());
+  std::size_t round_trips = 0;
+  for (const bool warm : {false, true}) {
+    SCOPED_TRACE(warm ? "from the cache" : "compiled");
+    Engine tested(options);
+    ASSERT_TRUE(schema.register_types(tested).ok());
+    for (const std::string& name : schema.struct_names()) {
+      check_type(schema, name, GetParam(), made.engine, tested, round_trips);
+      if (warm && tested.jit_policy() == JitPolicy::Sync) {
+        EXPECT_EQ(tested.codec(name, GetParam())->stats().cache, "hit") << name;
+      }
+    }
+  }
+  EXPECT_GT(round_trips, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, RandomSchemaCached,
+                         ::testing::Values(Format::Binary, Format::Json),
+                         [](const ::testing::TestParamInfo<Format>& param) {
+                           return std::string(format_name(param.param));
+                         });
 
 // Every generated type's schema text parses back to a type of the same text and fingerprint
 // (docs/schema.md), whatever kinds and names the generator chose.

@@ -7,6 +7,7 @@
 //   jitser stats    --schema payloads.jitser
 //   jitser convert  --schema payloads.jitser --type MediaContent --from json --to binary
 //   jitser check-schema order.jitser [--canonical]
+//   jitser cache --dir ~/.cache/jitser stats
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <jitser/jitser.h>
 #include <jitser/proto.h>
 
+#include "jit/code_cache.h"
 #include "tools/records.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
@@ -46,6 +48,7 @@ constexpr const char* kUsage =
     "  stats      compile every codec and print its compile time and code size\n"
     "  convert    read a value in one format from stdin, write it in another to stdout\n"
     "  check-schema  check a schema file (docs/schema.md) and print its types' fingerprints\n"
+    "  cache      show or empty a code cache directory (docs/jit.md)\n"
     "\n"
     "`jitser <command> --help` describes a command's options.\n";
 
@@ -82,9 +85,18 @@ constexpr const char* kStatsUsage =
     "usage: jitser stats --schema FILE [-I DIR]\n"
     "\n"
     "Compiles the codecs of every struct of the schema file in every format and prints, per\n"
-    "codec, its compile time (LLVM's work), the time from creating the codec to running\n"
-    "compiled code, and the size of its machine code; then the simdjson kernels the JSON\n"
-    "reader runs.\n";
+    "codec, its compile time (LLVM's work, or linking code from the cache), the time from\n"
+    "creating the codec to running compiled code, the size of its machine code, and what the\n"
+    "code cache did (with JITSER_CACHE_DIR set: hit, stored, or why not); then the simdjson\n"
+    "kernels the JSON reader runs.\n";
+
+constexpr const char* kCacheUsage =
+    "usage: jitser cache --dir DIR stats|clear\n"
+    "\n"
+    "A code cache directory (EngineOptions::cache_dir, JITSER_CACHE_DIR; docs/jit.md):\n"
+    "\n"
+    "  stats   print how many files it holds and their bytes\n"
+    "  clear   remove its files, and print what was removed\n";
 
 constexpr const char* kConvertUsage =
     "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
@@ -298,15 +310,25 @@ int stats(int argc, char** argv) {
     if (type->kind == Kind::Struct) every_struct.types.push_back(type->name);
   }
   const Status compiled = engine.compile_all(every_struct);
-  std::printf("%-22s %-7s %-9s %11s %11s %10s\n", "type", "format", "state", "compile ms",
-              "ready ms", "code bytes");
+  std::printf("%-22s %-7s %-9s %11s %11s %10s  %s\n", "type", "format", "state", "compile ms",
+              "ready ms", "code bytes", "cache");
   for (const CodecStats& s : engine.stats()) {
     const char* state = s.jit == JitState::Compiled ? "compiled"
                         : s.jit == JitState::Failed ? "failed"
                                                     : "other";
-    std::printf("%-22s %-7s %-9s %11.2f %11.2f %10zu\n", s.type.c_str(), format_name(s.format),
-                state, s.compile_ms, s.ready_ms, s.code_bytes);
+    // The cache in a word; the whole of what it did below, when that was not the usual.
+    const bool stored = s.cache == "serialize: no file, stored; deserialize: no file, stored";
+    const char* cache = s.cache.empty()                ? "-"
+                        : s.cache == "hit"             ? "hit"
+                        : stored                       ? "stored"
+                        : s.cache.rfind("off", 0) == 0 ? "off"
+                                                       : "see below";
+    std::printf("%-22s %-7s %-9s %11.2f %11.2f %10zu  %s\n", s.type.c_str(), format_name(s.format),
+                state, s.compile_ms, s.ready_ms, s.code_bytes, cache);
     if (!s.failure.empty()) std::printf("  %s\n", s.failure.c_str());
+    if (std::string_view(cache) == "see below" || std::string_view(cache) == "off") {
+      std::printf("  cache: %s\n", s.cache.c_str());
+    }
   }
   for (const CodecStats& s : engine.stats()) {
     if (!s.reader_kernel.empty()) {
@@ -425,6 +447,30 @@ int convert(int argc, char** argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+int cache(int argc, char** argv) {
+  std::vector<std::string> words;
+  Args args = parse(argc, argv, {"--dir"}, {}, &words);
+  if (args.help) {
+    std::cout << kCacheUsage;
+    return 0;
+  }
+  if (!args.error.empty()) return fail(args.error, kCacheUsage);
+  if (!args.values.count("--dir")) return fail("--dir DIR is required", kCacheUsage);
+  if (words.size() != 1 || (words[0] != "stats" && words[0] != "clear")) {
+    return fail("say stats or clear", kCacheUsage);
+  }
+  const std::string& dir = args.values["--dir"];
+  const Result<jit::CacheTotals> totals =
+      words[0] == "clear" ? jit::CodeCache::clear(dir) : jit::CodeCache::totals(dir);
+  if (!totals) {
+    std::cerr << "jitser: " << totals.status().message() << "\n";
+    return 1;
+  }
+  std::printf("%s%zu files, %llu bytes\n", words[0] == "clear" ? "removed " : "", totals->files,
+              static_cast<unsigned long long>(totals->bytes));
+  return 0;
+}
+
 int check_schema(int argc, char** argv) {
   std::vector<std::string> files;
   Args args = parse(argc, argv, {}, {"--canonical"}, &files);
@@ -463,6 +509,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "check-schema") return check_schema(argc, argv);
+  if (command == "cache") return cache(argc, argv);
   if (command == "types") return types(argc, argv);
   if (command == "dump-ir") return dump(argc, argv, false);
   if (command == "dump-asm") return dump(argc, argv, true);

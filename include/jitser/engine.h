@@ -65,6 +65,10 @@ struct CodecStats {
   /// zero unless the JIT has a bug; the tests and the fuzzer check it.
   std::uint64_t tier_disagreements = 0;
   std::string failure;  // why compilation failed, when it did
+  /// What the code cache did for this codec: empty without one; "hit" when both directions
+  /// were linked from it; else, per direction, why not ("no file", "ignored a file: ...") and
+  /// whether the compiled code was stored; "off: ..." when the directory was refused.
+  std::string cache;
   /// The machinery the format reads with, where it has a choice; empty for the others. JSON:
   /// the simdjson kernels, e.g. "stage 1 icelake, On-Demand fallback". Stage 1 (finding the
   /// structure) runs simdjson's kernel for this CPU; the On-Demand code is compiled into jitser

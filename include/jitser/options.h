@@ -42,6 +42,13 @@ struct EngineOptions {
   std::uint32_t compile_threads = 1;
   /// Write perf jitdump and map files and register code with gdb; JITSER_PERF=1 turns it on.
   bool profiling = false;
+  /// A directory that keeps compiled code across runs (docs/jit.md): a codec whose code is
+  /// there is linked, not compiled. Empty: no cache; JITSER_CACHE_DIR sets it. It holds
+  /// machine code that this program runs, so a directory of another user, or one that its group
+  /// or others may write to, is not used (CodecStats::cache says so).
+  std::string cache_dir;
+  /// The most bytes the cache directory holds: the least recently used files go first.
+  std::uint64_t cache_max_bytes = std::uint64_t{256} << 20;
 };
 
 }  // namespace jitser

@@ -1,0 +1,335 @@
+#include "jit/code_cache.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string_view>
+#include <system_error>
+#include <thread>
+
+namespace jitser::jit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "JITSERC" and the layout's version: a file of another version is not read.
+constexpr char kMagic[8] = {'J', 'I', 'T', 'S', 'E', 'R', 'C', 1};
+constexpr std::string_view kSuffix = ".jitcode";
+constexpr std::string_view kTemporary = ".tmp.";
+// A temporary file this old was left by a writer that died.
+constexpr auto kAbandoned = std::chrono::minutes(10);
+
+// The header: the magic, the length of each part, and a checksum of all of them.
+struct Header {
+  char magic[8];
+  std::uint64_t identity;
+  std::uint64_t environment;
+  std::uint64_t hosts;
+  std::uint64_t object;
+  std::uint64_t checksum;  // XXH64 of the parts, in order
+};
+static_assert(sizeof(Header) == 48);
+
+Status io_failure(const std::string& what, const std::string& path) {
+  return Status(Errc::cannot_read, what + " " + path + ": " + std::strerror(errno));
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) {
+    out += n;
+    out += '\n';
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    out.emplace_back(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return out;
+}
+
+// What the first line of the environment that differs is about: its text before the colon
+// ("CPU features").
+std::string first_difference(std::string_view theirs, std::string_view ours) {
+  const std::vector<std::string> a = split(theirs), b = split(ours);
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    const std::string x = i < a.size() ? a[i] : "", y = i < b.size() ? b[i] : "";
+    if (x != y) {
+      const std::string& line = y.empty() ? x : y;
+      return line.substr(0, line.find(':'));
+    }
+  }
+  return "environment";
+}
+
+bool is_cache_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.ends_with(kSuffix) || name.find(kTemporary) != std::string::npos;
+}
+
+bool write_all(int fd, const void* data, std::size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n) {
+    const ssize_t done = ::write(fd, p, n);
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) return false;
+    p += done;
+    n -= static_cast<std::size_t>(done);
+  }
+  return true;
+}
+
+// dl_iterate_phdr's callback: the build ID note of the object that holds `find->address`.
+struct BuildIdSearch {
+  const void* address;
+  std::string hex;
+};
+int find_build_id(dl_phdr_info* info, std::size_t, void* data) {
+  auto* search = static_cast<BuildIdSearch*>(data);
+  const auto at = reinterpret_cast<ElfW(Addr)>(search->address);
+  bool holds = false;
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && at >= info->dlpi_addr + ph.p_vaddr &&
+        at < info->dlpi_addr + ph.p_vaddr + ph.p_memsz) {
+      holds = true;
+    }
+  }
+  if (!holds) return 0;
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const auto* p = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+    const unsigned char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      ElfW(Nhdr) note;
+      std::memcpy(&note, p, sizeof note);
+      const unsigned char* name = p + sizeof note;
+      const unsigned char* desc = name + ((note.n_namesz + 3) & ~3u);
+      if (desc + note.n_descsz > end) break;
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+          std::memcmp(name, "GNU", 4) == 0) {
+        for (std::uint32_t k = 0; k < note.n_descsz; ++k) {
+          char byte[3];
+          std::snprintf(byte, sizeof byte, "%02x", desc[k]);
+          search->hex += byte;
+        }
+        return 1;
+      }
+      p = desc + ((note.n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;  // the object, without a build ID
+}
+
+}  // namespace
+
+std::string build_id() {
+  BuildIdSearch search{reinterpret_cast<const void*>(&build_id), ""};
+  dl_iterate_phdr(find_build_id, &search);
+  return search.hex;
+}
+
+Result<CacheFile> read_cache_file(const std::string& path) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error) return Status(Errc::cannot_read, error.message());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_failure("cannot open", path);
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  bytes.resize(got);  // a file cut while it was read is found short below
+  return parse_cache_file(bytes);
+}
+
+Result<CacheFile> parse_cache_file(std::string_view bytes) {
+  auto bad = [](const char* why) { return Status(Errc::syntax_error, why); };
+  Header h;
+  if (bytes.size() < sizeof h) return bad("truncated: shorter than a header");
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
+    return bad("not a cache file of this version of jitser");
+  }
+  const std::uint64_t body = bytes.size() - sizeof h;
+  // Each part at most the body, so the sum cannot wrap.
+  if (h.identity > body || h.environment > body || h.hosts > body || h.object > body ||
+      h.identity + h.environment + h.hosts + h.object != body) {
+    return bad(h.identity + h.environment + h.hosts + h.object > body
+                   ? "truncated: shorter than its header says"
+                   : "longer than its header says");
+  }
+  const char* p = bytes.data() + sizeof h;
+  if (XXH64(p, body, 0) != h.checksum) return bad("corrupted: its checksum does not match");
+  CacheFile file;
+  file.identity.assign(p, h.identity);
+  p += h.identity;
+  file.environment.assign(p, h.environment);
+  p += h.environment;
+  file.object.host_names = split(std::string_view(p, h.hosts));
+  p += h.hosts;
+  file.object.bytes.assign(p, p + h.object);
+  return file;
+}
+
+Status write_cache_file(const std::string& path, const CacheFile& file) {
+  const std::string hosts = joined(file.object.host_names);
+  std::string body = file.identity + file.environment + hosts;
+  body.append(file.object.bytes.data(), file.object.bytes.size());
+  Header h;
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.identity = file.identity.size();
+  h.environment = file.environment.size();
+  h.hosts = hosts.size();
+  h.object = file.object.bytes.size();
+  h.checksum = XXH64(body.data(), body.size(), 0);
+
+  // A name no other writer uses: this process and thread.
+  const std::string temporary =
+      path + std::string(kTemporary) + std::to_string(::getpid()) + "." +
+      std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return io_failure("cannot create", temporary);
+  const bool written = write_all(fd, &h, sizeof h) && write_all(fd, body.data(), body.size());
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    Status s = io_failure("cannot write", temporary);
+    ::unlink(temporary.c_str());
+    return s;
+  }
+  return Status();
+}
+
+Result<std::unique_ptr<CodeCache>> CodeCache::open(const std::string& dir, std::string environment,
+                                                   std::uint64_t max_bytes) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return io_failure("cannot make the cache directory", dir);
+  }
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) return io_failure("cannot use the cache directory", dir);
+  auto refuse = [&](const std::string& why) {
+    return Status(Errc::unsupported, "the cache directory " + dir + " " + why);
+  };
+  if (!S_ISDIR(st.st_mode)) return refuse("is not a directory");
+  // What the directory holds is machine code this program will run: anyone who may write
+  // there could make it run theirs.
+  if (st.st_uid != ::geteuid()) return refuse("belongs to another user");
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    return refuse("may be written by its group or others (chmod go-w)");
+  }
+  return std::make_unique<CodeCache>(dir, std::move(environment), max_bytes);
+}
+
+std::string CodeCache::path_of(const std::string& identity) const {
+  const XXH128_hash_t hash = XXH3_128bits(identity.data(), identity.size());
+  char name[33];
+  std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(hash.high64),
+                static_cast<unsigned long long>(hash.low64));
+  return dir_ + "/" + name + std::string(kSuffix);
+}
+
+CacheLookup CodeCache::load(const std::string& identity) const {
+  const std::string path = path_of(identity);
+  if (::access(path.c_str(), F_OK) != 0) return {std::nullopt, "no file"};
+  Result<CacheFile> file = read_cache_file(path);
+  if (!file) return {std::nullopt, "ignored a file: " + file.status().message()};
+  if (file->identity != identity) {
+    return {std::nullopt, "ignored a file: it holds another codec's code"};
+  }
+  if (file->environment != environment_) {
+    return {std::nullopt,
+            "ignored a file: made with other " + first_difference(file->environment, environment_)};
+  }
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // used now: the last to go
+  return {std::move(file->object), ""};
+}
+
+Status CodeCache::store(const std::string& identity, const CachedObject& object) const {
+  Status s = write_cache_file(path_of(identity), CacheFile{identity, environment_, object});
+  evict();
+  return s;
+}
+
+void CodeCache::evict() const {
+  struct Entry {
+    fs::file_time_type used;
+    std::uintmax_t bytes;
+    fs::path path;
+  };
+  std::vector<Entry> files;
+  std::uint64_t total = 0;
+  std::error_code error;
+  const auto now = fs::file_time_type::clock::now();
+  std::error_code each;
+  for (fs::directory_iterator it(dir_, error), end; !error && it != end; it.increment(error)) {
+    const fs::directory_entry& e = *it;
+    if (!is_cache_file(e.path())) continue;
+    const fs::file_time_type used = e.last_write_time(each);
+    const std::uintmax_t bytes = e.file_size(each);
+    if (each) continue;  // gone meanwhile: another process evicts too
+    if (e.path().filename().string().find(kTemporary) != std::string::npos) {
+      if (now - used > kAbandoned) fs::remove(e.path(), each);
+      continue;
+    }
+    files.push_back({used, bytes, e.path()});
+    total += bytes;
+  }
+  if (total <= max_bytes_) return;
+  std::sort(files.begin(), files.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& f : files) {
+    if (total <= max_bytes_) break;
+    if (fs::remove(f.path, each)) total -= f.bytes;
+  }
+}
+
+Result<CacheTotals> CodeCache::totals(const std::string& dir) {
+  CacheTotals t;
+  std::error_code error;
+  std::error_code each;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (!is_cache_file(it->path())) continue;
+    const std::uintmax_t bytes = it->file_size(each);
+    if (each) continue;
+    ++t.files;
+    t.bytes += bytes;
+  }
+  if (error) return Status(Errc::cannot_read, dir + ": " + error.message());
+  return t;
+}
+
+Result<CacheTotals> CodeCache::clear(const std::string& dir) {
+  Result<CacheTotals> t = totals(dir);
+  if (!t) return t;
+  std::vector<fs::path> files;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (is_cache_file(it->path())) files.push_back(it->path());
+  }
+  for (const fs::path& f : files) fs::remove(f, error);
+  return t;
+}
+
+}  // namespace jitser::jit

@@ -1,0 +1,160 @@
+#include "jit/code_identity.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <variant>
+
+#include "formats/format_table.h"
+
+namespace jitser::jit {
+namespace {
+
+// The shape of a type as compiled code sees it, through references and into elements. A
+// struct by its name: its fields are its routine's instructions, each with a shape of its own.
+void shape(const TypeDesc& declared, std::string& out) {
+  const TypeDesc& t = declared.resolved();
+  out += kind_name(t.kind);
+  out += "(" + std::to_string(t.size) + "," + std::to_string(t.align);
+  // Which operations its tables have: code takes other paths where one is missing
+  // (std::vector<bool> has no data()).
+  auto has = [&](const void* p) { out += p ? '1' : '0'; };
+  out += ",ops=";
+  has(t.value_ops);
+  has(t.list_ops);
+  if (t.list_ops) {
+    has(reinterpret_cast<const void*>(t.list_ops->data));
+    has(reinterpret_cast<const void*>(t.list_ops->get_bool));
+  }
+  has(t.nullable_ops);
+  has(t.shared_ops);
+  has(t.map_ops);
+  out += ")";
+  switch (t.kind) {
+    case Kind::Enum:
+      out += kind_name(t.underlying);
+      out += "{";
+      for (const EnumValue& v : t.values) out += v.name + "=" + std::to_string(v.value) + ",";
+      out += "}";
+      return;
+    case Kind::Timestamp:
+    case Kind::Duration: out += "unit" + std::to_string(static_cast<int>(t.unit)); return;
+    case Kind::Struct:
+      out += t.name + (t.wrapper ? " wrapper" : "") + (t.message ? " message" : "");
+      return;
+    default: break;
+  }
+  if (t.kind == Kind::Array) out += "x" + std::to_string(t.count);
+  if (t.key) {
+    out += "<";
+    shape(*t.key, out);
+    out += ">";
+  }
+  if (t.element) {
+    out += "[";
+    shape(*t.element, out);
+    out += "]";
+  }
+}
+
+std::string default_text(const DefaultValue& d) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, std::monostate>) {
+          return "none";
+        } else if constexpr (std::is_same_v<V, std::string>) {
+          return "\"" + v + "\"";
+        } else {
+          return std::to_string(v);
+        }
+      },
+      d);
+}
+
+template <class Table>
+void add_table(const Table* table, std::vector<const void*>& out) {
+  out.push_back(table);
+  if (!table) return;
+  // Every member of an ops table is a function pointer: they are listed in order.
+  static_assert(sizeof(Table) % sizeof(void*) == 0);
+  const auto* words = reinterpret_cast<const unsigned char*>(table);
+  for (std::size_t i = 0; i < sizeof(Table); i += sizeof(void*)) {
+    const void* fn;
+    std::memcpy(&fn, words + i, sizeof fn);
+    out.push_back(fn);
+  }
+}
+
+}  // namespace
+
+std::string code_identity(const Plan& plan, const RunOptions& options) {
+  // The layout of this text is itself part of the identity: changing it changes every key.
+  std::string out = "jitser code identity 1\n";
+  out += dump_plan(plan, format_entry(plan.format).enc_name);
+  out += "fingerprint " + std::to_string(plan.fingerprint) + " keyed " +
+         std::to_string(plan.traits.keyed_objects) + " containers " +
+         std::to_string(static_cast<int>(plan.traits.containers)) + " identity " +
+         std::to_string(plan.traits.shared_identity) + "\n";
+  for (const Routine& r : plan.routines) {
+    out += "routine " + std::to_string(r.begin) + "-" + std::to_string(r.end) + " object " +
+           std::to_string(r.object) + " ";
+    shape(*r.type, out);
+    out += "\n";
+  }
+  for (const Instr& in : plan.code) {
+    out += "instr b" + std::to_string(in.b) + " ";
+    if (in.type) shape(*in.type, out);
+    out += "\n";
+  }
+  for (const PlanField& f : plan.fields) {
+    out += "field " + f.name + " key=" + f.key + " match=" + f.match +
+           " number=" + std::to_string(f.number) + " required=" + std::to_string(f.required) +
+           " omit_empty=" + std::to_string(f.omit_empty);
+    if (f.desc) {
+      out += " alias=" + f.desc->alias + " nullable=" + std::to_string(f.desc->nullable) +
+             " oneof=" + f.desc->oneof + " default=" + default_text(f.desc->default_value);
+    }
+    out += "\n";
+  }
+  // Compiled code names each address by the first candidate that has it: which candidates
+  // share an address is part of the code (another program may give two of them one table).
+  const std::vector<const void*> hosts = host_candidates(plan);
+  std::unordered_map<const void*, std::size_t> first;
+  out += "aliases";
+  for (std::size_t j = 0; j < hosts.size(); ++j) {
+    const auto [it, fresh] = first.try_emplace(hosts[j], j);
+    if (!fresh) out += " " + std::to_string(j) + "=" + std::to_string(it->second);
+  }
+  out += "\n";
+  out += "options depth=" + std::to_string(options.max_depth) +
+         " fingerprint=" + std::to_string(options.write_fingerprint) +
+         std::to_string(options.require_fingerprint) + " pretty=" + std::to_string(options.pretty) +
+         " omit=" + std::to_string(options.omit_null) + std::to_string(options.omit_default) +
+         " strict=" + std::to_string(options.strict) + "\n";
+  return out;
+}
+
+std::vector<const void*> host_candidates(const Plan& plan) {
+  std::vector<const void*> out;
+  auto add_type = [&](const TypeDesc* t) {
+    out.push_back(t);
+    if (!t) return;
+    add_table(t->value_ops, out);
+    add_table(t->list_ops, out);
+    add_table(t->nullable_ops, out);
+    add_table(t->shared_ops, out);
+    add_table(t->map_ops, out);
+  };
+  for (const Routine& r : plan.routines) add_type(r.type);
+  for (const Instr& in : plan.code) {
+    out.push_back(&in);
+    add_type(in.type);
+  }
+  for (const PlanField& f : plan.fields) out.push_back(f.desc);
+  return out;
+}
+
+}  // namespace jitser::jit
