@@ -15,6 +15,7 @@
 #include <jitser/object.h>
 
 #include "typeinfo/integers.h"
+#include "typeinfo/map_refill.h"
 
 namespace jitser {
 namespace {
@@ -496,7 +497,7 @@ Status from_value(const TypeDesc& declared, void* at, const Value& v, const std:
       return from_value(*t.element, t.shared_ops->emplace(&t, at), v, path, depth + 1);
     case Kind::Map: {
       if (v.type() != Value::Type::Map) return mismatch(path, t, std::string("a ") + value_kind(v));
-      t.map_ops->clear(&t, at);
+      MapRefill refill(t, at, v.as_map().size());
       for (const Value::Member& m : v.as_map()) {
         const Value key = key_value(*t.key, m.first);
         const std::string where = path + "[\"" + m.first + "\"]";
@@ -504,10 +505,9 @@ Status from_value(const TypeDesc& declared, void* at, const Value& v, const std:
           return Status(Errc::type_mismatch, "not a key of " + display_name(*t.key),
                         Status::kNoOffset, where);
         }
-        Scratch temp(t.key->resolved());
-        if (Status s = from_value(*t.key, temp.get(), key, where, depth + 1); !s) return s;
+        if (Status s = from_value(*t.key, refill.key(), key, where, depth + 1); !s) return s;
         const void* stored = nullptr;
-        void* value = t.map_ops->insert(&t, at, temp.get(), &stored);
+        void* value = refill.insert(&stored);
         if (!value) {
           return Status(Errc::duplicate_key, "the key appears twice", Status::kNoOffset, where);
         }
