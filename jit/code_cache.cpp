@@ -224,6 +224,11 @@ Status write_cache_file(const std::string& path, const CacheFile& file) {
 
 Result<std::unique_ptr<CodeCache>> CodeCache::open(const std::string& dir, std::string environment,
                                                    std::uint64_t max_bytes) {
+  // Its parents as the user's umask makes them (~/.cache may not exist yet); itself 0700.
+  std::error_code made;
+  if (const fs::path parent = fs::path(dir).parent_path(); !parent.empty()) {
+    fs::create_directories(parent, made);
+  }
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return io_failure("cannot make the cache directory", dir);
   }

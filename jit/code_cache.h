@@ -65,9 +65,9 @@ std::string build_id();
 
 class CodeCache {
  public:
-  /// Opens the cache at `dir`, made (mode 0700) when it does not exist. Refused, with the
-  /// reason, when it is not a directory, belongs to another user, or others may write to it.
-  /// `environment` describes what compiled the code besides its identity, a line per thing,
+  /// Opens the cache at `dir`, made (mode 0700, and its parents) when it does not exist. Refused,
+  /// with the reason, when it is not a directory, belongs to another user, or others may write to
+  /// it. `environment` describes what compiled the code besides its identity, a line per thing,
   /// `what: value` (a file of another environment is ignored as "made with other <what>");
   /// `max_bytes` bounds the directory.
   static Result<std::unique_ptr<CodeCache>> open(const std::string& dir, std::string environment,

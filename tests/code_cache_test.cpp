@@ -192,6 +192,18 @@ TEST(CodeCache, ConcurrentWritersLeaveSoundFilesOnly) {
   EXPECT_EQ(sample_binary(dir.path()).cache, "hit");
 }
 
+// A directory that does not exist is made, with its parents, for this user alone.
+TEST(CodeCache, AMissingDirectoryIsMadeForThisUserAlone) {
+  CacheDir dir;
+  const std::string nested = dir.path() + "/home/.cache/jitser";
+  EXPECT_EQ(sample_binary(nested).cache,
+            "serialize: no file, stored; deserialize: no file, stored");
+  struct stat st;
+  ASSERT_EQ(::stat(nested.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  EXPECT_EQ(sample_binary(nested).cache, "hit");
+}
+
 TEST(CodeCache, ADirectoryOthersMayWriteToIsNotUsed) {
   CacheDir dir;
   ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
