@@ -25,33 +25,51 @@ namespace {
 
 using namespace jitser;
 
-// One engine per tier: the interpreter's never compiles, the JIT's compiles every codec before
-// it is handed out. Each entry checks that its codec really runs on the tier it is named for.
-Engine& engine_for(Tier tier) {
+// What an entry of the payloads runs: the interpreter (`interp`), first-tier code (`first`,
+// docs/jit.md) or optimized code (`jit`).
+enum class Impl { Interp, First, Jit };
+
+constexpr Tier tier_of(Impl impl) {
+  return impl == Impl::Interp ? Tier::Interpreter : Tier::Compiled;
+}
+constexpr Impl impl_of(Tier tier) { return tier == Tier::Compiled ? Impl::Jit : Impl::Interp; }
+
+// One engine per Impl: the interpreter's never compiles, the others compile every codec before
+// it is handed out. Each entry checks that its codec really runs what it is named for.
+Engine& engine_for(Impl impl) {
   static Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  static Engine first(EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::First});
   static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
-  static const bool registered =
-      payloads::register_all(interp).ok() && payloads::register_all(jit).ok();
+  static const bool registered = payloads::register_all(interp).ok() &&
+                                 payloads::register_all(first).ok() &&
+                                 payloads::register_all(jit).ok();
   if (!registered) std::abort();
-  return tier == Tier::Compiled ? jit : interp;
+  return impl == Impl::Jit ? jit : impl == Impl::First ? first : interp;
 }
 
-const char* impl_name(Tier tier) { return tier == Tier::Compiled ? "jit" : "interp"; }
+const char* impl_name(Impl impl) {
+  return impl == Impl::Jit ? "jit" : impl == Impl::First ? "first" : "interp";
+}
+const char* impl_name(Tier tier) { return impl_name(impl_of(tier)); }
 
 template <class T>
-bool on_tier(const Codec<T>& codec, Tier tier, benchmark::State& state) {
+bool on_tier(const Codec<T>& codec, Impl impl, benchmark::State& state) {
   const CodecStats stats = codec.dyn().stats();
-  if (stats.tier == tier) return true;
-  state.SkipWithError(("codec runs on the other tier (JITSER_JIT set?) " + stats.failure).c_str());
+  const CompiledCode code = impl == Impl::Jit     ? CompiledCode::Optimized
+                            : impl == Impl::First ? CompiledCode::FirstTier
+                                                  : CompiledCode::None;
+  if (stats.tier == tier_of(impl) && stats.code == code) return true;
+  state.SkipWithError(
+      ("codec runs other code (JITSER_JIT or JITSER_TIERS set?) " + stats.failure).c_str());
   return false;
 }
 
-// After a jit entry's timed loop: every call ran compiled code to its end, none was covered
-// for by the interpreter (a fallback would time the interpreter under the jit name).
+// After a compiled entry's timed loop: every call ran compiled code to its end, none was
+// covered for by the interpreter (a fallback would time the interpreter under the jit name).
 template <class T>
-void check_ran_compiled(const Codec<T>& codec, Tier tier, std::uint64_t compiled_before,
+void check_ran_compiled(const Codec<T>& codec, Impl impl, std::uint64_t compiled_before,
                         benchmark::State& state) {
-  if (tier != Tier::Compiled) return;
+  if (impl == Impl::Interp) return;
   const CodecStats stats = codec.dyn().stats();
   if (stats.tier_disagreements != 0 ||
       stats.compiled_calls - compiled_before < static_cast<std::uint64_t>(state.iterations())) {
@@ -59,15 +77,15 @@ void check_ran_compiled(const Codec<T>& codec, Tier tier, std::uint64_t compiled
   }
 }
 
-// <format>/<payload>/{serialize,deserialize}/<tier>. `input`, when given, is what deserialize
+// <format>/<payload>/{serialize,deserialize}/<impl>. `input`, when given, is what deserialize
 // reads instead of the codec's own output (the shuffled JSON document).
 template <class T>
-void register_codec(Format format, const std::string& payload, const T& sample, Tier tier,
+void register_codec(Format format, const std::string& payload, const T& sample, Impl tier,
                     std::optional<std::string> input = std::nullopt) {
   auto value = std::make_shared<T>();
   {
     // The sample arrives by reference; keep an equal copy by a round trip of our own.
-    auto codec = engine_for(Tier::Interpreter).codec<T>(Format::Binary);
+    auto codec = engine_for(Impl::Interp).codec<T>(Format::Binary);
     if (!codec) std::abort();
     Buffer out;
     if (!codec->serialize(sample, out) || !codec->deserialize(out.bytes(), *value)) std::abort();
@@ -142,7 +160,7 @@ Engine& text_engine_for(Tier tier) {
   static Engine interp(EngineOptions{.jit = JitPolicy::Off});
   static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
   static const bool loaded = [] {
-    Result<std::string> text = engine_for(Tier::Interpreter).schema_text("MediaContent");
+    Result<std::string> text = engine_for(Impl::Interp).schema_text("MediaContent");
     return text && interp.load_schema(*text).ok() && jit.load_schema(*text).ok();
   }();
   if (!loaded) std::abort();
@@ -155,7 +173,7 @@ template <class T>
 void register_text_codec(Format format, const std::string& payload, const T& sample, Tier tier) {
   Buffer expected;
   {
-    auto codec = engine_for(Tier::Interpreter).codec<T>(format);
+    auto codec = engine_for(Impl::Interp).codec<T>(format);
     if (!codec || !codec->serialize(sample, expected)) std::abort();
   }
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(expected.to_vector());
@@ -385,7 +403,7 @@ void register_json_peers(const std::string& payload, const T& sample,
     *text = *input;
   } else {
     Buffer out;
-    auto codec = engine_for(Tier::Interpreter).codec<T>(Format::Json);
+    auto codec = engine_for(Impl::Interp).codec<T>(Format::Json);
     if (!codec || !codec->serialize(sample, out)) std::abort();
     text->assign(reinterpret_cast<const char*>(out.data()), out.size());
   }
@@ -463,25 +481,29 @@ payloads::Graph json_graph() {
   return g;
 }
 
-// binary/MediaContent/compile/jit: from registration to compiled code for every codec of
-// MediaContent (one module, holding Media's and Image's routines too), with the Engine's LLJIT
-// started on the way. Destroying the Engine is left out of the time.
-void register_compile() {
+// A timing of a new Engine with `options` from registration until MediaContent's codecs in
+// `formats` run `code`, the Engine's LLJIT started on the way. Destroying the Engine is left
+// out of the time.
+void register_compile_timing(const char* name, EngineOptions options, std::vector<Format> formats,
+                             CompiledCode code) {
   benchmark::RegisterBenchmark(
-      "binary/MediaContent/compile/jit",
-      [](benchmark::State& state) {
+      name,
+      [options, formats, code](benchmark::State& state) {
         for (auto _ : state) {
-          auto engine = std::make_unique<Engine>(EngineOptions{.jit = JitPolicy::Sync});
+          auto engine = std::make_unique<Engine>(options);
           const auto start = std::chrono::steady_clock::now();
-          if (!payloads::register_all(*engine) ||
-              !engine->codec<payloads::MediaContent>(Format::Binary)) {
+          bool made = payloads::register_all(*engine).ok();
+          for (const Format format : formats) {
+            made = made && engine->codec<payloads::MediaContent>(format).ok();
+          }
+          if (!made) {
             state.SkipWithError("no codec");
             break;
           }
           const auto end = std::chrono::steady_clock::now();
           for (const CodecStats& s : engine->stats()) {
-            if (s.tier != Tier::Compiled) {
-              state.SkipWithError(("not compiled: " + s.failure).c_str());
+            if (s.code != code) {
+              state.SkipWithError(("not the code timed: " + s.failure).c_str());
               return;
             }
           }
@@ -493,6 +515,17 @@ void register_compile() {
       })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
+}
+
+// binary/MediaContent/compile/jit: optimized code for every codec of MediaContent (one module,
+// holding Media's and Image's routines too). compile/MediaContent/first: first-tier code for
+// MediaContent's binary and JSON codecs (both directions).
+void register_compile() {
+  register_compile_timing("binary/MediaContent/compile/jit", EngineOptions{.jit = JitPolicy::Sync},
+                          {Format::Binary}, CompiledCode::Optimized);
+  register_compile_timing("compile/MediaContent/first",
+                          EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::First},
+                          {Format::Binary, Format::Json}, CompiledCode::FirstTier);
 }
 
 // compile/all/cached: every payload codec in binary and JSON, both directions, in a fresh Engine
@@ -551,12 +584,12 @@ void register_compile_cached() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+  for (Impl tier : {Impl::Interp, Impl::Jit}) {
     payloads::for_each_payload([tier](const char* name, const auto& value) {
       register_codec(Format::Binary, name, value, tier);
     });
   }
-  for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+  for (Impl tier : {Impl::Interp, Impl::Jit}) {
     payloads::for_each_payload([tier](const char* name, const auto& value) {
       if constexpr (std::is_same_v<std::decay_t<decltype(value)>, payloads::Graph>) {
         register_codec(Format::Json, name, json_graph(), tier);
@@ -570,15 +603,20 @@ int main(int argc, char** argv) {
   {
     // MediaContent with every object's keys in reverse order.
     Buffer out;
-    auto codec = engine_for(Tier::Interpreter).codec<payloads::MediaContent>(Format::Json);
+    auto codec = engine_for(Impl::Interp).codec<payloads::MediaContent>(Format::Json);
     if (!codec || !codec->serialize(payloads::make_media_content(), out)) std::abort();
     const std::string shuffled =
         reversed(nlohmann::ordered_json::parse(out.data(), out.data() + out.size())).dump();
-    for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {
+    for (Impl tier : {Impl::Interp, Impl::Jit}) {
       register_codec(Format::Json, "MediaContent_shuffled", payloads::make_media_content(), tier,
                      shuffled);
     }
     register_json_peers("MediaContent_shuffled", payloads::make_media_content(), shuffled);
+  }
+  // First-tier code, which runs while optimized code compiles (docs/jit.md).
+  for (const Format format : all_formats()) {
+    register_codec(format, "MediaContent", payloads::make_media_content(), Impl::First);
+    register_codec(format, "Sample", payloads::make_sample(), Impl::First);
   }
   for (const Format format : all_formats()) {
     for (Tier tier : {Tier::Interpreter, Tier::Compiled}) {

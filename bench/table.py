@@ -36,6 +36,10 @@ TARGETS = [
     # a type loaded at run time against protobuf's DynamicMessage, on the same value
     ("json", "MediaContent_schema", "serialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
     ("json", "MediaContent_schema", "deserialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
+] + [
+    # first-tier code (docs/jit.md), which runs while optimized code compiles
+    (fmt, "MediaContent", op, "first", "interp", 2.0)
+    for fmt in ("binary", "json") for op in ("serialize", "deserialize")
 ]
 # (format, payload, op, impl, other payload, at most this many times slower than on it)
 SLOWDOWN_LIMITS = [
@@ -50,6 +54,8 @@ INFO_RATIOS = [
     for fmt in ("binary", "json") for op in ("serialize", "deserialize")
 ]
 COMPILE_LIMIT_MS = 50.0
+# compile/MediaContent/first: MediaContent's binary and JSON codecs running first-tier code.
+FIRST_LIMIT_MS = 50.0
 # compile/all/cached: every payload codec, binary and JSON, linked from a warm code cache.
 CACHED_LIMIT_MS = 20.0
 
@@ -138,6 +144,8 @@ def main():
     for entry, limit, what in [
             ("binary/MediaContent/compile/jit", COMPILE_LIMIT_MS,
              "MediaContent compiled after registration in"),
+            ("compile/MediaContent/first", FIRST_LIMIT_MS,
+             "MediaContent's binary and JSON codecs on first-tier code in"),
             ("compile/all/cached", CACHED_LIMIT_MS,
              "every payload codec linked from a warm cache in")]:
         if entry not in m:

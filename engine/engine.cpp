@@ -39,16 +39,36 @@ void bump(std::atomic<std::uint64_t>& counter) {
   counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-JitPolicy policy_from_environment(JitPolicy fallback) {
-  const char* value = std::getenv("JITSER_JIT");
+// The value of an environment variable that names one of `names`, or `fallback` when it is
+// unset; another value is ignored with a message.
+template <class E, std::size_t N>
+E enum_from_environment(const char* variable, E fallback,
+                        const std::pair<std::string_view, E> (&names)[N]) {
+  const char* value = std::getenv(variable);
   if (!value || !*value) return fallback;
-  const std::string_view v(value);
-  if (v == "off") return JitPolicy::Off;
-  if (v == "sync") return JitPolicy::Sync;
-  if (v == "async") return JitPolicy::Async;
-  if (v == "lazy") return JitPolicy::Lazy;
-  std::cerr << "jitser: ignoring JITSER_JIT=" << v << " (expected off, sync, async or lazy)\n";
+  std::string expected;
+  for (const auto& [name, e] : names) {
+    if (name == value) return e;
+    expected += (expected.empty() ? "" : ", ") + std::string(name);
+  }
+  std::cerr << "jitser: ignoring " << variable << "=" << value << " (expected one of " << expected
+            << ")\n";
   return fallback;
+}
+
+JitPolicy policy_from_environment(JitPolicy fallback) {
+  return enum_from_environment("JITSER_JIT", fallback,
+                               {{"off", JitPolicy::Off},
+                                {"sync", JitPolicy::Sync},
+                                {"async", JitPolicy::Async},
+                                {"lazy", JitPolicy::Lazy}});
+}
+
+CompileTiers tiers_from_environment(CompileTiers fallback) {
+  return enum_from_environment("JITSER_TIERS", fallback,
+                               {{"first", CompileTiers::First},
+                                {"optimized", CompileTiers::Optimized},
+                                {"both", CompileTiers::Both}});
 }
 
 bool profiling_from_environment(bool fallback) {
@@ -79,7 +99,8 @@ struct CodecState {
   Engine::Impl* engine;
   Clock::time_point created = Clock::now();
 
-  // The tier switch: null until compiled code is installed, then never changed.
+  // The tier switch: null until compiled code is installed; first-tier code, then optimized
+  // code, each installed once and never changed after (a call may still be running it).
   std::atomic<const jit::CompiledCodec*> compiled{nullptr};
   std::atomic<JitState> jit{JitState::Off};
   std::atomic<std::uint64_t> interpreter_calls{0};
@@ -88,7 +109,10 @@ struct CodecState {
 
   // Written once by the compiling thread under compile_mutex, before `jit` says Compiled/Failed.
   std::mutex compile_mutex;
-  jit::CompiledCodec code;
+  jit::CompiledCodec first_code;  // first-tier code
+  jit::CompiledCodec code;        // optimized code
+  double first_compile_ms = 0;
+  double first_ready_ms = 0;
   double compile_ms = 0;
   double ready_ms = 0;
   std::string failure;
@@ -201,33 +225,49 @@ struct Engine::Impl {
   }
 
   // Compiles one codec unless it is compiled or failed already; waits for a compilation of it
-  // under way on another thread.
+  // under way on another thread. First-tier code first, installed as soon as it is linked,
+  // then optimized code; under Sync with both tiers, only optimized code, since the caller
+  // waits for it anyway.
   void compile(detail::CodecState& state) {
     std::lock_guard lock(state.compile_mutex);
     const JitState now = state.jit.load();
     if (now == JitState::Compiled || now == JitState::Failed || now == JitState::Off) return;
     state.jit = JitState::Compiling;
-    const Clock::time_point start = Clock::now();
     Status failure;
     jit::Compiler* c = get_compiler(failure);
     const bool reject = !fault_type.empty() && fault_type == display_name(*state.type);
-    Result<jit::CompiledCodec> code =
-        c ? c->compile(state.serialize, state.deserialize, state.run, reject)
-          : Result<jit::CompiledCodec>(failure);
-    state.compile_ms = ms_since(start);
-    if (!code) {
-      state.failure = code.status().to_string();
-      state.jit = JitState::Failed;
-      return;
+    const bool first = options.tiers != CompileTiers::Optimized &&
+                       !(options.jit == JitPolicy::Sync && options.tiers == CompileTiers::Both);
+    const bool optimized = options.tiers != CompileTiers::First;
+    bool installed = false;
+    auto compile_tier = [&](jit::CodeTier tier, jit::CompiledCodec& into, double& compile_ms,
+                            double& ready_ms) {
+      const Clock::time_point start = Clock::now();
+      Result<jit::CompiledCodec> code =
+          c ? c->compile(state.serialize, state.deserialize, state.run, tier, reject)
+            : Result<jit::CompiledCodec>(failure);
+      compile_ms = ms_since(start);
+      if (!code) {
+        state.failure = code.status().to_string();
+        return;
+      }
+      into = *code;
+      if (fail_calls) {
+        into.serialize = failing_write;
+        into.deserialize = failing_read;
+      }
+      ready_ms = ms_since(state.created);
+      state.compiled.store(&into, std::memory_order_release);
+      installed = true;
+    };
+    if (first) {
+      compile_tier(jit::CodeTier::First, state.first_code, state.first_compile_ms,
+                   state.first_ready_ms);
     }
-    state.code = *code;
-    if (fail_calls) {
-      state.code.serialize = failing_write;
-      state.code.deserialize = failing_read;
+    if (optimized) {
+      compile_tier(jit::CodeTier::Optimized, state.code, state.compile_ms, state.ready_ms);
     }
-    state.ready_ms = ms_since(state.created);
-    state.compiled.store(&state.code, std::memory_order_release);
-    state.jit = JitState::Compiled;
+    state.jit = installed ? JitState::Compiled : JitState::Failed;
   }
 
   // JITSER_AUDIT=1: a test suite's guard that the fallback to the interpreter hides no broken
@@ -265,6 +305,7 @@ struct Engine::Impl {
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   options.jit = policy_from_environment(options.jit);
   options.profiling = profiling_from_environment(options.profiling);
+  options.tiers = tiers_from_environment(options.tiers);
   if (const char* dir = std::getenv("JITSER_CACHE_DIR"); dir && *dir) options.cache_dir = dir;
   if (const char* calls = std::getenv("JITSER_LAZY_CALLS"); calls && *calls) {
     options.lazy_calls = static_cast<std::uint32_t>(std::strtoul(calls, nullptr, 10));
@@ -537,7 +578,17 @@ CodecStats DynCodec::stats() const {
   s.type = display_name(*state_->type);
   s.format = state_->format;
   s.jit = state_->jit.load();
-  s.tier = state_->compiled.load() ? Tier::Compiled : Tier::Interpreter;
+  // The code that runs, which its installer wrote before publishing it and nobody changes
+  // after: its size and what the cache did for it.
+  const jit::CompiledCodec* running = state_->compiled.load(std::memory_order_acquire);
+  s.tier = running ? Tier::Compiled : Tier::Interpreter;
+  s.code = running == &state_->code         ? CompiledCode::Optimized
+           : running == &state_->first_code ? CompiledCode::FirstTier
+                                            : CompiledCode::None;
+  if (running) {
+    s.cache = running->cache;
+    s.code_bytes = running->code_bytes;
+  }
   s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
   s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
   s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
@@ -545,10 +596,10 @@ CodecStats DynCodec::stats() const {
   if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.
     std::lock_guard lock(state_->compile_mutex);
+    s.first_compile_ms = state_->first_compile_ms;
+    s.first_ready_ms = state_->first_ready_ms;
     s.compile_ms = state_->compile_ms;
-    s.cache = state_->code.cache;
     s.ready_ms = state_->ready_ms;
-    s.code_bytes = state_->code.code_bytes;
     s.failure = state_->failure;
   }
   return s;

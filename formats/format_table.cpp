@@ -21,6 +21,11 @@ extern const std::size_t jitser_binary_kernel_bitcode_size;
 extern const unsigned char jitser_json_kernel_bitcode[];
 extern const std::size_t jitser_json_kernel_bitcode_size;
 extern const std::uint64_t jitser_json_kernel_layout;
+// Defined by the kernels, compiled natively: their functions by name.
+extern const jitser::HelperSymbol jitser_binary_kernel_functions[];
+extern const std::size_t jitser_binary_kernel_function_count;
+extern const jitser::HelperSymbol jitser_json_kernel_functions[];
+extern const std::size_t jitser_json_kernel_function_count;
 }
 
 namespace jitser {
@@ -56,14 +61,16 @@ FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
           .layout_symbol = nullptr,
           .layout = 0,
-          .inlined = kBinaryInlined};
+          .inlined = kBinaryInlined,
+          .functions = {jitser_binary_kernel_functions, jitser_binary_kernel_function_count}};
 }
 
 FormatKernel json_kernel() {
   return {.bitcode = {jitser_json_kernel_bitcode, jitser_json_kernel_bitcode_size},
           .layout_symbol = "jitser_json_kernel_layout",
           .layout = jitser_json_kernel_layout,
-          .inlined = kJsonInlined};
+          .inlined = kJsonInlined,
+          .functions = {jitser_json_kernel_functions, jitser_json_kernel_function_count}};
 }
 
 void json_finish_write(const RunOptions& options, Buffer& out) {

@@ -27,6 +27,9 @@ struct FormatKernel {
   std::uint64_t layout;
   /// The helpers inlined at every call (the others stay calls within the codec's module).
   std::span<const char* const> inlined;
+  /// Every function the kernel defines, as compiled into the library, by name: first-tier
+  /// code calls these rather than the bitcode's.
+  std::span<const HelperSymbol> functions;
 };
 
 /// The most bytes the kernel's put for an instruction writes, so that compiled code makes room

@@ -18,3 +18,15 @@
       reinterpret_cast<const void*>(&jitser_rt_shared_new),     \
       reinterpret_cast<const void*>(&jitser_rt_missing),        \
       reinterpret_cast<const void*>(&jitser_rt_oneofs)
+
+/// A kernel's table of its own functions by name, jitser_<format>_kernel_functions and its
+/// count, which first-tier code calls out of line; each entry is JITSER_KERNEL_FUNCTION(f).
+// clang-format off
+#define JITSER_KERNEL_FUNCTION(f) HelperSymbol{#f, reinterpret_cast<void*>(&f)}
+#define JITSER_KERNEL_FUNCTIONS(format, ...)                                  \
+  extern const HelperSymbol jitser_##format##_kernel_functions[];             \
+  extern const std::size_t jitser_##format##_kernel_function_count;           \
+  const HelperSymbol jitser_##format##_kernel_functions[] = {__VA_ARGS__};    \
+  const std::size_t jitser_##format##_kernel_function_count =                 \
+      std::size(jitser_##format##_kernel_functions)
+// clang-format on

@@ -79,12 +79,15 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
   return builder;
 }
 
-// Links a format's kernel (formats/format_table.h) into a codec's module, as private functions
-// the pipeline inlines: a compiled reader and the parser code under the kernel's getters then
-// optimize as one function, with the slots in registers rather than passed to calls, and a
-// writer formats numbers and plain strings in line. Their target attributes go, so they compile for
-// the host like the rest.
-Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry) {
+// Checks the module's calls of a format's kernel (formats/format_table.h) against the kernel's
+// bitcode and, for optimized code (`link`), links the kernel into the module as private
+// functions the pipeline inlines: a compiled reader and the parser code under the kernel's
+// getters then optimize as one function, with the slots in registers rather than passed to
+// calls, and a writer formats numbers and plain strings in line. Their target attributes go,
+// so they compile for the host like the rest. First-tier code (no `link`) calls the kernel
+// compiled into the library instead, which must define every function it calls.
+Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry,
+                   bool link) {
   // Loaded lazily: linking reads the bodies of the functions compiled code calls, not the
   // whole kernel for every module.
   auto parsed = llvm::getLazyBitcodeModule(
@@ -122,7 +125,14 @@ Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::
       return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
                                           " with another signature than its kernel's");
     }
+    if (!link && !known->isDeclaration() &&
+        std::none_of(kernel.functions.begin(), kernel.functions.end(),
+                     [&](const HelperSymbol& f) { return declared.getName() == f.name; })) {
+      return Status(Errc::jit_failed, "first-tier code calls " + declared.getName().str() +
+                                          ", which the kernel's table of functions lacks");
+    }
   }
+  if (!link) return Status();
   (*parsed)->setDataLayout(module.getDataLayout());
   (*parsed)->setTargetTriple(module.getTargetTriple());
   for (llvm::Function& f : **parsed) {
@@ -147,6 +157,43 @@ Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::
   return Status();
 }
 
+// What build() makes of a Plan: the IR as emitted, the optimized code, or first-tier code.
+enum class Build : std::uint8_t { Emitted, Optimized, First };
+
+// The name of a Plan's entry in code of a tier: the tiers' code lives side by side in the JIT.
+std::string tier_entry(const Plan& plan, CodeTier tier) {
+  return entry_name(plan) + (tier == CodeTier::First ? ".first" : "");
+}
+
+// Runs a textual pass pipeline over the module, with AddressSanitizer's after it when the host
+// has it.
+Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const char* text) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder passes(&machine);
+  passes.registerModuleAnalyses(mam);
+  passes.registerCGSCCAnalyses(cgam);
+  passes.registerFunctionAnalyses(fam);
+  passes.registerLoopAnalyses(lam);
+  passes.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager pipeline;
+  if (llvm::Error e = passes.parsePassPipeline(pipeline, text)) {
+    return llvm_failure("bad pass pipeline", std::move(e));
+  }
+  if (kHostHasAsan) {
+    for (llvm::Function& f : module) {
+      if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
+    }
+    pipeline.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}, false, false,
+                                                llvm::AsanDtorKind::None,
+                                                llvm::AsanCtorKind::None));
+  }
+  pipeline.run(module, mam);
+  return Status();
+}
+
 // The module of one Plan, verified, optionally run through the optimization pipeline.
 struct Built {
   std::unique_ptr<llvm::LLVMContext> context;
@@ -155,8 +202,7 @@ struct Built {
   std::vector<HostAddress> hosts;  // what the module's external symbols stand for
 };
 
-Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
-                    bool reject = false) {
+Result<Built> build(const Plan& plan, const RunOptions& options, Build what, bool reject = false) {
   initialize_llvm();
   Built built;
   auto host = host_machine();
@@ -164,12 +210,17 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   auto machine = host->createTargetMachine();
   if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
   built.machine = std::move(*machine);
+  const bool first = what == Build::First;
+  // First-tier code is generated as fast as LLVM can: FastISel and the fast register
+  // allocator, which CodeGenOptLevel::None selects.
+  if (first) built.machine->setOptLevel(llvm::CodeGenOptLevel::None);
+  const std::string entry = tier_entry(plan, first ? CodeTier::First : CodeTier::Optimized);
   built.context = std::make_unique<llvm::LLVMContext>();
-  built.module = std::make_unique<llvm::Module>(entry_name(plan), *built.context);
+  built.module = std::make_unique<llvm::Module>(entry, *built.context);
   built.module->setDataLayout(built.machine->createDataLayout());
   built.module->setTargetTriple(built.machine->getTargetTriple().str());
-  built.hosts = emit_plan(plan, options, *built.module);
-  if (Status s = link_kernel(*built.module, format_entry(plan.format).kernel(), entry_name(plan));
+  built.hosts = emit_plan(plan, options, *built.module, entry);
+  if (Status s = link_kernel(*built.module, format_entry(plan.format).kernel(), entry, !first);
       !s) {
     return s;
   }
@@ -185,17 +236,12 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
   if (llvm::verifyModule(*built.module, &os)) {
     return Status(Errc::jit_failed, "emitted IR does not verify: " + problems);
   }
-  if (optimize) {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder passes(built.machine.get());
-    passes.registerModuleAnalyses(mam);
-    passes.registerCGSCCAnalyses(cgam);
-    passes.registerFunctionAnalyses(fam);
-    passes.registerLoopAnalyses(lam);
-    passes.crossRegisterProxies(lam, fam, cgam, mam);
+  if (first) {
+    // The routines merged, as in optimized code, but nothing else: the kernel's calls stay
+    // calls of the library's optimized code.
+    if (Status s = run_pipeline(*built.module, *built.machine, "always-inline"); !s) return s;
+  }
+  if (what == Build::Optimized) {
     // Not the O2 pipeline: measured on MediaContent, O2 took ~90 ms of a ~125 ms compile,
     // most of it re-simplifying each routine before and after the inliner. Every routine but
     // the entry is always-inline (jit/emitter.h), so one inlining step and one round of
@@ -207,22 +253,12 @@ Result<Built> build(const Plan& plan, const RunOptions& options, bool optimize,
     // `instcombine` in a textual pipeline verifies that one iteration reached a fixpoint and calls
     // report_fatal_error, ending the process, when it did not (as on a struct of one enum
     // named V0 and V1); O2 runs it without the check too.
-    llvm::ModulePassManager pipeline;
-    if (llvm::Error e =
-            passes.parsePassPipeline(pipeline,
-                                     "always-inline,function(sroa,early-cse,instcombine<no-verify-"
-                                     "fixpoint>,jump-threading,simplifycfg),globaldce")) {
-      return llvm_failure("bad pass pipeline", std::move(e));
+    if (Status s = run_pipeline(*built.module, *built.machine,
+                                "always-inline,function(sroa,early-cse,instcombine<no-verify-"
+                                "fixpoint>,jump-threading,simplifycfg),globaldce");
+        !s) {
+      return s;
     }
-    if (kHostHasAsan) {
-      for (llvm::Function& f : *built.module) {
-        if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
-      }
-      pipeline.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}, false, false,
-                                                  llvm::AsanDtorKind::None,
-                                                  llvm::AsanCtorKind::None));
-    }
-    pipeline.run(*built.module, mam);
     // Code generation calls report_fatal_error on some IR it cannot lower; IR that the
     // pipeline left invalid is refused here instead, and the codec stays interpreted.
     problems.clear();
@@ -254,10 +290,10 @@ struct Object {
 
 // The host addresses of code the cache kept, from the names it refers to: the Plan's
 // candidates by their place. Null when a name is not one of them.
-std::optional<std::vector<HostAddress>> bind_hosts(const Plan& plan,
+std::optional<std::vector<HostAddress>> bind_hosts(const Plan& plan, const std::string& entry,
                                                    const std::vector<std::string>& names) {
   const std::vector<const void*> candidates = host_candidates(plan);
-  const std::string prefix = entry_name(plan) + ".host.";
+  const std::string prefix = entry + ".host.";
   std::vector<HostAddress> hosts;
   for (const std::string& name : names) {
     if (!name.starts_with(prefix)) return std::nullopt;
@@ -273,16 +309,17 @@ std::optional<std::vector<HostAddress>> bind_hosts(const Plan& plan,
   return hosts;
 }
 
-Result<Object> object_for(const Plan& plan, const RunOptions& options, bool reject,
+Result<Object> object_for(const Plan& plan, const RunOptions& options, CodeTier tier, bool reject,
                           const CodeCache* cache) {
   std::string identity;
   std::string note;
   if (cache && !reject) {
-    identity = code_identity(plan, options);
+    identity = code_identity(plan, options) +
+               (tier == CodeTier::First ? "tier first\n" : "tier optimized\n");
     CacheLookup found = cache->load(identity);
     if (found.object) {
       if (std::optional<std::vector<HostAddress>> hosts =
-              bind_hosts(plan, found.object->host_names)) {
+              bind_hosts(plan, tier_entry(plan, tier), found.object->host_names)) {
         llvm::SmallVector<char, 0> bytes(found.object->bytes.begin(), found.object->bytes.end());
         return Object{std::move(bytes), std::move(*hosts), "hit"};
       }
@@ -290,7 +327,8 @@ Result<Object> object_for(const Plan& plan, const RunOptions& options, bool reje
     }
     note = found.why_not;
   }
-  Result<Built> built = build(plan, options, true, reject);
+  Result<Built> built =
+      build(plan, options, tier == CodeTier::First ? Build::First : Build::Optimized, reject);
   if (!built) return built.status();
   Result<llvm::SmallVector<char, 0>> bytes = emit(*built, llvm::CodeGenFileType::ObjectFile);
   if (!bytes) return bytes.status();
@@ -404,7 +442,7 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
 }
 
 Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
-                                        const RunOptions& options, bool reject) {
+                                        const RunOptions& options, CodeTier tier, bool reject) {
   // The two directions are independent modules: the deserializer compiles on a second thread
   // while this one compiles the serializer. Code generation is most of a compile, so on two
   // cores this about halves the time until a codec runs compiled code.
@@ -412,12 +450,12 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   std::optional<Result<Object>> read_object;
   std::thread reader([&] {
     try {
-      read_object = object_for(deserialize, options, false, cache);
+      read_object = object_for(deserialize, options, tier, false, cache);
     } catch (const std::exception& e) {
       read_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
     }
   });
-  Result<Object> write_object = object_for(serialize, options, reject, cache);
+  Result<Object> write_object = object_for(serialize, options, tier, reject, cache);
   reader.join();
 
   CompiledCodec out;
@@ -434,7 +472,7 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
        {std::pair{&serialize, &write_object}, std::pair{&deserialize, &*read_object}}) {
     if (!*object) return object->status();
     out.code_bytes += text_bytes((*object)->bytes);
-    const std::string name = entry_name(*plan);
+    const std::string name = tier_entry(*plan, tier);
     // The object's references to this process's type descriptors, ops tables and fields are
     // symbols, bound here.
     llvm::orc::SymbolMap hosts;
@@ -452,17 +490,17 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
       return llvm_failure("cannot add the object of " + name, std::move(e));
     }
   }
-  auto ser = impl_->jit->lookup(entry_name(serialize));
-  if (!ser) return llvm_failure("cannot link " + entry_name(serialize), ser.takeError());
-  auto de = impl_->jit->lookup(entry_name(deserialize));
-  if (!de) return llvm_failure("cannot link " + entry_name(deserialize), de.takeError());
+  auto ser = impl_->jit->lookup(tier_entry(serialize, tier));
+  if (!ser) return llvm_failure("cannot link " + tier_entry(serialize, tier), ser.takeError());
+  auto de = impl_->jit->lookup(tier_entry(deserialize, tier));
+  if (!de) return llvm_failure("cannot link " + tier_entry(deserialize, tier), de.takeError());
   out.serialize = ser->toPtr<WriteFn>();
   out.deserialize = de->toPtr<ReadFn>();
   return out;
 }
 
 Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized) {
-  Result<Built> built = build(plan, options, optimized);
+  Result<Built> built = build(plan, options, optimized ? Build::Optimized : Build::Emitted);
   if (!built) return built.status();
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -471,7 +509,7 @@ Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool op
 }
 
 Result<std::string> plan_asm(const Plan& plan, const RunOptions& options) {
-  Result<Built> built = build(plan, options, true);
+  Result<Built> built = build(plan, options, Build::Optimized);
   if (!built) return built.status();
   Result<llvm::SmallVector<char, 0>> text = emit(*built, llvm::CodeGenFileType::AssemblyFile);
   if (!text) return text.status();

@@ -19,6 +19,11 @@
 
 namespace jitser::jit {
 
+/// The code a compile makes (docs/jit.md, "Tiers"): first-tier code, generated as fast as LLVM
+/// can, that calls the format's kernel as compiled into the library; or optimized code, with
+/// the kernel's bitcode linked in and inlined.
+enum class CodeTier : std::uint8_t { First, Optimized };
+
 /// Both directions of one codec in machine code.
 struct CompiledCodec {
   WriteFn serialize = nullptr;
@@ -49,10 +54,11 @@ class Compiler {
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
 
-  /// Compiles and links one codec. Any LLVM failure comes back as a Status (Errc::jit_failed).
+  /// Compiles and links one codec's code of a tier. Any LLVM failure comes back as a Status
+  /// (Errc::jit_failed).
   /// With `reject`, the module handed to LLVM is made invalid, to rehearse that failure.
   Result<CompiledCodec> compile(const Plan& serialize, const Plan& deserialize,
-                                const RunOptions& options, bool reject = false);
+                                const RunOptions& options, CodeTier tier, bool reject = false);
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -14,12 +14,12 @@ std::string entry_name(const Plan& plan) {
 }
 
 std::vector<HostAddress> emit_plan(const Plan& plan, const RunOptions& options,
-                                   llvm::Module& module) {
+                                   llvm::Module& module, const std::string& entry) {
   std::vector<HostAddress> hosts;
   if (plan.direction == Direction::Serialize) {
-    emit_writer(plan, options, module, entry_name(plan), hosts);
+    emit_writer(plan, options, module, entry, hosts);
   } else {
-    emit_reader(plan, options, module, entry_name(plan), hosts);
+    emit_reader(plan, options, module, entry, hosts);
   }
   return hosts;
 }

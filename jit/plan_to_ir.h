@@ -26,11 +26,12 @@ struct HostAddress {
 };
 inline constexpr const char* kUncachedHost = ".host.uncached.";
 
-/// Emits the Plan's routines into `module`; the root routine is exported as entry_name(plan).
+/// Emits the Plan's routines into `module`; the root routine is exported as `entry`
+/// (entry_name(plan), with a suffix for first-tier code).
 /// The IR follows the contract in formats/compiled_abi.h: helpers are declared by name, and
 /// the type descriptors, ops tables and fields it refers to are external symbols, returned
 /// with the addresses the JIT binds them to.
 std::vector<HostAddress> emit_plan(const Plan& plan, const RunOptions& options,
-                                   llvm::Module& module);
+                                   llvm::Module& module, const std::string& entry);
 
 }  // namespace jitser::jit

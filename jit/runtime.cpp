@@ -60,6 +60,9 @@ std::vector<HelperSymbol> helper_symbols() {
   std::vector<HelperSymbol> all(runtime_helpers().begin(), runtime_helpers().end());
   for (const FormatEntry& format : format_entries()) {
     for (const HelperSymbol& h : format.helpers()) all.push_back(h);
+    // First-tier code calls the kernel compiled into the library; optimized code links the
+    // kernel's bitcode into its module, where these names are its own.
+    for (const HelperSymbol& h : format.kernel().functions) all.push_back(h);
   }
   return all;
 }

@@ -116,7 +116,10 @@ TEST_P(TiersInEachFormat, EveryPayloadGivesIdenticalBytesAndValues) {
     EXPECT_EQ(stats.tier, Tier::Compiled);
     EXPECT_EQ(stats.jit, JitState::Compiled);
     EXPECT_GT(stats.code_bytes, 0u);
-    EXPECT_GT(stats.compile_ms, 0.0);
+    // Optimized code, or first-tier code alone when JITSER_TIERS=first.
+    ASSERT_NE(stats.code, CompiledCode::None);
+    EXPECT_GT(stats.code == CompiledCode::FirstTier ? stats.first_compile_ms : stats.compile_ms,
+              0.0);
     EXPECT_GE(stats.compiled_calls, 2u);
     EXPECT_EQ(stats.interpreter_calls, 0u);
     EXPECT_EQ(stats.tier_disagreements, 0u);
@@ -309,6 +312,85 @@ TEST(Policies, LazyCompilesAfterEnoughCalls) {
   A1 back;
   ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
   EXPECT_TRUE(back == value);
+}
+
+// JITSER_TIERS put aside (the suite's `first` policy sets it), for tests of the tiers' own
+// options.
+class TiersAside {
+ public:
+  TiersAside() {
+    if (const char* v = std::getenv("JITSER_TIERS")) saved_ = v;
+    unsetenv("JITSER_TIERS");
+  }
+  ~TiersAside() {
+    if (saved_) {
+      setenv("JITSER_TIERS", saved_->c_str(), 1);
+    } else {
+      unsetenv("JITSER_TIERS");
+    }
+  }
+
+ private:
+  std::optional<std::string> saved_;
+};
+
+// With both tiers, a codec in the background runs first-tier code as soon as it is linked, then
+// switches to optimized code; both write the same bytes.
+TEST(Policies, AsyncRunsFirstTierCodeThenOptimizedCode) {
+  WithoutJitEnvironment env;
+  TiersAside tiers;
+  Engine e(EngineOptions{.jit = JitPolicy::Async});
+  ASSERT_TRUE(register_all(e).ok());
+  auto codec = codec_of<MediaContent>(e, Format::Json);
+  ASSERT_TRUE(e.compile_all().ok());
+  const CodecStats s = codec.dyn().stats();
+  EXPECT_EQ(s.code, CompiledCode::Optimized);
+  EXPECT_GT(s.first_compile_ms, 0.0);
+  EXPECT_GT(s.compile_ms, 0.0);
+  EXPECT_GT(s.first_ready_ms, 0.0);
+  EXPECT_LE(s.first_ready_ms, s.ready_ms);
+}
+
+// Under sync, the caller waits: for optimized code alone when both tiers are on.
+TEST(Policies, SyncWaitsForOptimizedCodeOnly) {
+  WithoutJitEnvironment env;
+  TiersAside tiers;
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  ASSERT_TRUE(register_all(e).ok());
+  const CodecStats s = codec_of<A1>(e).dyn().stats();
+  EXPECT_EQ(s.code, CompiledCode::Optimized);
+  EXPECT_EQ(s.first_compile_ms, 0.0);
+}
+
+// Either tier may be switched off, in the options or by JITSER_TIERS; first-tier code alone
+// writes and reads what the interpreter does.
+TEST(Policies, EitherTierMayBeSwitchedOff) {
+  WithoutJitEnvironment env;
+  TiersAside tiers;
+  Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(interp).ok());
+  const MediaContent value = make_media_content();
+  for (const CompileTiers only : {CompileTiers::First, CompileTiers::Optimized}) {
+    Engine e(EngineOptions{.jit = JitPolicy::Async, .tiers = only});
+    ASSERT_TRUE(register_all(e).ok());
+    auto codec = codec_of<MediaContent>(e);
+    ASSERT_TRUE(e.compile_all().ok());
+    const CodecStats s = codec.dyn().stats();
+    EXPECT_EQ(s.code,
+              only == CompileTiers::First ? CompiledCode::FirstTier : CompiledCode::Optimized);
+    EXPECT_EQ(only == CompileTiers::First ? s.compile_ms : s.first_compile_ms, 0.0);
+    Buffer a, b;
+    ASSERT_TRUE(codec.serialize(value, a).ok());
+    ASSERT_TRUE(codec_of<MediaContent>(interp).serialize(value, b).ok());
+    EXPECT_EQ(a.to_vector(), b.to_vector());
+    MediaContent back;
+    ASSERT_TRUE(codec.deserialize(a.bytes(), back).ok());
+    EXPECT_TRUE(back == value);
+  }
+  setenv("JITSER_TIERS", "first", 1);
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  ASSERT_TRUE(register_all(e).ok());
+  EXPECT_EQ(codec_of<Sample>(e).dyn().stats().code, CompiledCode::FirstTier);
 }
 
 TEST(Policies, EnvironmentOverridesTheOptions) {

@@ -85,10 +85,11 @@ constexpr const char* kStatsUsage =
     "usage: jitser stats --schema FILE [-I DIR]\n"
     "\n"
     "Compiles the codecs of every struct of the schema file in every format and prints, per\n"
-    "codec, its compile time (LLVM's work, or linking code from the cache), the time from\n"
-    "creating the codec to running compiled code, the size of its machine code, and what the\n"
-    "code cache did (with JITSER_CACHE_DIR set: hit, stored, or why not); then the simdjson\n"
-    "kernels the JSON reader runs.\n";
+    "codec, the code it runs (first-tier or optimized, as JITSER_TIERS allows), each tier's\n"
+    "compile time (LLVM's work, or linking code from the cache), the time from creating the\n"
+    "codec to running that code, the size of its machine code, and what the code cache did\n"
+    "(with JITSER_CACHE_DIR set: hit, stored, or why not); then the simdjson kernels the JSON\n"
+    "reader runs.\n";
 
 constexpr const char* kCacheUsage =
     "usage: jitser cache --dir DIR stats|clear\n"
@@ -310,8 +311,8 @@ int stats(int argc, char** argv) {
     if (type->kind == Kind::Struct) every_struct.types.push_back(type->name);
   }
   const Status compiled = engine.compile_all(every_struct);
-  std::printf("%-22s %-7s %-9s %11s %11s %10s  %s\n", "type", "format", "state", "compile ms",
-              "ready ms", "code bytes", "cache");
+  std::printf("%-22s %-7s %-9s %-9s %9s %12s %9s %10s  %s\n", "type", "format", "state", "code",
+              "first ms", "optimized ms", "ready ms", "code bytes", "cache");
   for (const CodecStats& s : engine.stats()) {
     const char* state = s.jit == JitState::Compiled ? "compiled"
                         : s.jit == JitState::Failed ? "failed"
@@ -323,8 +324,13 @@ int stats(int argc, char** argv) {
                         : stored                       ? "stored"
                         : s.cache.rfind("off", 0) == 0 ? "off"
                                                        : "see below";
-    std::printf("%-22s %-7s %-9s %11.2f %11.2f %10zu  %s\n", s.type.c_str(), format_name(s.format),
-                state, s.compile_ms, s.ready_ms, s.code_bytes, cache);
+    const char* code = s.code == CompiledCode::Optimized   ? "optimized"
+                       : s.code == CompiledCode::FirstTier ? "first"
+                                                           : "-";
+    const double ready = s.code == CompiledCode::FirstTier ? s.first_ready_ms : s.ready_ms;
+    std::printf("%-22s %-7s %-9s %-9s %9.2f %12.2f %9.2f %10zu  %s\n", s.type.c_str(),
+                format_name(s.format), state, code, s.first_compile_ms, s.compile_ms, ready,
+                s.code_bytes, cache);
     if (!s.failure.empty()) std::printf("  %s\n", s.failure.c_str());
     if (std::string_view(cache) == "see below" || std::string_view(cache) == "off") {
       std::printf("  cache: %s\n", s.cache.c_str());

@@ -6,6 +6,7 @@
 // A reader's Slot holds the input left, [p, end): binary is positional, so fields, elements and
 // the values they hold are all read from the one slot, each where the last one ended.
 #include <cstring>
+#include <iterator>
 
 #include "formats/binary/binary_helpers.h"
 #include "formats/binary/binary_slot.h"
@@ -286,6 +287,42 @@ const void* const jitser_binary_calls[] = {
     reinterpret_cast<const void*>(&jitser_binary_read_value),
     reinterpret_cast<const void*>(&jitser_binary_read_map),
 };
+
+// The kernel's functions by name, as compiled into the library: first-tier code calls them out
+// of line rather than linking and inlining their bitcode (jit/compiler.cpp, docs/jit.md).
+// clang-format off
+JITSER_KERNEL_FUNCTIONS(binary,
+    JITSER_KERNEL_FUNCTION(jitser_binary_begin_list),
+    JITSER_KERNEL_FUNCTION(jitser_binary_finish),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_bool),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_bytes),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_decimal),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_double),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_enum),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_float),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_frame),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_int),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_null),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_shared),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_string),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_time),
+    JITSER_KERNEL_FUNCTION(jitser_binary_get_uint),
+    JITSER_KERNEL_FUNCTION(jitser_binary_open),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_begin_list),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_bool),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_bytes),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_decimal),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_double),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_end_list),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_enum),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_float),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_frame),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_int),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_shared_ref),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_string),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_time),
+    JITSER_KERNEL_FUNCTION(jitser_binary_put_uint));
+// clang-format on
 
 }  // extern "C"
 

@@ -6,6 +6,7 @@
 // Everything here is inline code from json_slot.h, json_write.h and simdjson.h, and the C++
 // runtime, but for calls to other helpers by name, which the JIT resolves.
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "formats/json/json_helpers.h"
@@ -238,6 +239,34 @@ const void* const jitser_json_calls[] = {
     reinterpret_cast<const void*>(&jitser_json_read_bool_list),
     reinterpret_cast<const void*>(&jitser_json_read_map),
 };
+
+// The kernel's functions by name, as compiled into the library: first-tier code calls them out
+// of line rather than linking and inlining their bitcode (jit/compiler.cpp, docs/jit.md).
+// clang-format off
+JITSER_KERNEL_FUNCTIONS(json,
+    JITSER_KERNEL_FUNCTION(jitser_json_begin_list),
+    JITSER_KERNEL_FUNCTION(jitser_json_begin_object),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_bool),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_double),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_float),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_frame),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_int),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_null),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_shared),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_string),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_text),
+    JITSER_KERNEL_FUNCTION(jitser_json_get_uint),
+    JITSER_KERNEL_FUNCTION(jitser_json_next_element),
+    JITSER_KERNEL_FUNCTION(jitser_json_next_field),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_begin_list),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_bool),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_end_list),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_frame),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_int),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_string),
+    JITSER_KERNEL_FUNCTION(jitser_json_put_uint),
+    JITSER_KERNEL_FUNCTION(jitser_json_skip));
+// clang-format on
 
 }  // extern "C"
 

@@ -41,6 +41,9 @@ namespace jitser {
 /// Which code a codec runs now.
 enum class Tier : std::uint8_t { Interpreter, Compiled };
 
+/// The compiled code a codec runs (EngineOptions::tiers).
+enum class CompiledCode : std::uint8_t { None, FirstTier, Optimized };
+
 /// Where a codec's compilation stands.
 enum class JitState : std::uint8_t {
   Off,        // the Engine does not compile
@@ -56,9 +59,12 @@ struct CodecStats {
   Format format = Format::Binary;
   Tier tier = Tier::Interpreter;
   JitState jit = JitState::Off;
-  double compile_ms = 0;       // LLVM's time: IR, optimization, machine code, linking
-  double ready_ms = 0;         // from the codec's creation until its compiled code was installed
-  std::size_t code_bytes = 0;  // machine code of both directions
+  CompiledCode code = CompiledCode::None;  // which compiled code runs, when Tier::Compiled
+  double first_compile_ms = 0;             // first-tier code: LLVM's time
+  double first_ready_ms = 0;   // from the codec's creation until first-tier code was installed
+  double compile_ms = 0;       // optimized code: IR, optimization, machine code, linking
+  double ready_ms = 0;         // from the codec's creation until optimized code was installed
+  std::size_t code_bytes = 0;  // machine code of both directions, of the code that runs
   std::uint64_t interpreter_calls = 0;  // approximate under concurrency: counted without locks
   std::uint64_t compiled_calls = 0;
   /// Calls where compiled code failed and the interpreter, rerun for the error, did not. Always

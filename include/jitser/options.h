@@ -18,6 +18,13 @@ enum class JitPolicy : std::uint8_t {
 /// "off", "sync", "async", "lazy".
 JITSER_API const char* jit_policy_name(JitPolicy policy);
 
+/// Which compiled code a codec gets (docs/jit.md, "Tiers"). First-tier code is made within
+/// milliseconds and calls the format's operations as the library compiled them; optimized code
+/// inlines them and takes LLVM longer. With both, a codec runs first-tier code while its
+/// optimized code compiles, then switches; under JitPolicy::Sync it waits for optimized code
+/// only.
+enum class CompileTiers : std::uint8_t { First, Optimized, Both };
+
 struct EngineOptions {
   /// Deepest nesting of structs, containers and pointers a codec reads or writes.
   std::uint32_t max_depth = 128;
@@ -36,6 +43,8 @@ struct EngineOptions {
   bool strict = false;
   /// When to compile; JITSER_JIT overrides it.
   JitPolicy jit = JitPolicy::Async;
+  /// Which code to compile; JITSER_TIERS (first, optimized, both) overrides it.
+  CompileTiers tiers = CompileTiers::Both;
   /// Lazy: calls of a codec (both directions together) before it is compiled.
   std::uint32_t lazy_calls = 1000;
   /// Background compile threads of this Engine, made when first needed.
