@@ -80,8 +80,6 @@ class CodeCache {
   /// it is returned for the statistics.
   Status store(const std::string& identity, const CachedObject& object) const;
 
-  const std::string& dir() const { return dir_; }
-
   /// The files of a cache directory; removing them. Neither checks who may write to it.
   static Result<CacheTotals> totals(const std::string& dir);
   static Result<CacheTotals> clear(const std::string& dir);
