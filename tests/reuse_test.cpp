@@ -3,6 +3,7 @@
 // In every format, in whichever tier the suite's policy runs.
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <unordered_map>
 
@@ -132,6 +133,33 @@ TEST_P(Reuse, ADuplicateKeyInAUsedMapFailsCleanly) {
 
   ASSERT_TRUE(codec.deserialize(PaddedString(good), doc).ok());
   EXPECT_TRUE(*doc.root()->get() == *two.root()->get());
+}
+
+// A map that allocates from a memory resource of its own: the entries set aside while it is
+// refilled stay with that resource, so each is freed by the allocator that made it (ASan finds
+// a buffer's node handed to operator delete otherwise).
+struct Tally {
+  std::pmr::map<std::int32_t, std::int64_t> counts;
+  friend bool operator==(const Tally&, const Tally&) = default;
+};
+
+TEST_P(Reuse, AMapOverAMemoryResourceKeepsItsResource) {
+  Engine e;
+  ASSERT_TRUE(e.add(Struct<Tally>("Tally").field("counts", &Tally::counts)).ok());
+  Codec<Tally> codec = test::codec_of<Tally>(e, GetParam());
+  Tally sent;
+  for (std::int32_t i = 0; i < 20; ++i) sent.counts[i] = i * 7;
+  Buffer bytes;
+  ASSERT_TRUE(codec.serialize(sent, bytes).ok());
+  const PaddedString input(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+
+  std::pmr::monotonic_buffer_resource arena;
+  Tally target{std::pmr::map<std::int32_t, std::int64_t>(&arena)};
+  for (std::int32_t i = 100; i < 130; ++i) target.counts[i] = i;
+  ASSERT_TRUE(codec.deserialize(input, target).ok());
+  EXPECT_TRUE(target == sent);
+  EXPECT_EQ(target.counts.get_allocator().resource(), &arena);
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, Reuse, ::testing::ValuesIn(all_formats()),

@@ -245,11 +245,25 @@ concept NodeMap = requires(M& m, typename M::node_type& n) {
 };
 
 // A reader's state while it refills a map of type M (MapOps::refill_begin): the entries the
-// map held, set aside; the entry whose key is being read (a spare one, when there is one);
-// else a key of its own for a new entry.
+// map held, set aside in a map of the same allocator (a memory resource's nodes go back to it)
+// and the same ordering or hashing, which the swap between the two hands back;
+// the entry whose key is being read (a spare one, when there is one); else a key of its own
+// for a new entry.
 template <class M>
 struct MapRefill {
   using K = typename M::key_type;
+  explicit MapRefill(const M& map) : spare(like(map)) {}
+  static M like(const M& map) {
+    if constexpr (requires { M(map.key_comp(), map.get_allocator()); }) {
+      return M(map.key_comp(), map.get_allocator());
+    } else if constexpr (requires {
+                           M(0, map.hash_function(), map.key_eq(), map.get_allocator());
+                         }) {
+      return M(0, map.hash_function(), map.key_eq(), map.get_allocator());
+    } else {
+      return M();
+    }
+  }
   M spare;
   std::conditional_t<NodeMap<M>, typename M::node_type, bool> entry{};
   K key{};
@@ -292,7 +306,7 @@ const MapOps* map_ops_for() {
             sizeof(Refill) <= kMapRefillSize && alignof(Refill) <= alignof(std::max_align_t),
             "jitser: this map does not fit the in-place refill state");
         M& map = *static_cast<M*>(m);
-        Refill& r = *::new (state) Refill();
+        Refill& r = *::new (state) Refill(map);
         if constexpr (NodeMap<M>) {
           r.spare.swap(map);
         } else {
