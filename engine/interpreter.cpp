@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "formats/field_default.h"
@@ -142,7 +144,7 @@ class Writer : Walk {
 
   bool object(const Routine& routine, const std::uint8_t* base) {
     if (!oneofs_ok(routine, base, Status::kNoOffset)) return false;
-    ops_.begin_object(out_);
+    const std::size_t mark = ops_.begin_object(out_, std::exchange(root_, false));
     bool first = true;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
@@ -155,11 +157,16 @@ class Writer : Walk {
                    field.omit_empty)) {
         continue;
       }
-      if (keyed_) ops_.field(out_, field, first);
+      if (field.omit_absent && equals_absent(*field.desc, slot)) continue;
+      if (field.key_per_item) {
+        item_key_ = &field;  // taken by the list or map the instruction writes
+      } else if (keyed_) {
+        ops_.field(out_, field, first);
+      }
       first = false;
       if (!op(in, slot)) return field_failed(in);
     }
-    ops_.end_object(out_);
+    ops_.end_object(out_, mark);
     return true;
   }
 
@@ -202,13 +209,15 @@ class Writer : Walk {
 
   template <class Each>
   bool list(const Instr& in, std::size_t n, Each&& each) {
+    const PlanField* item_key = std::exchange(item_key_, nullptr);
     if (!enter([] { return Status::kNoOffset; })) return false;
-    ops_.begin_list(out_, in, n);
+    const std::size_t mark = ops_.begin_list(out_, in, n);
     for (std::size_t i = 0; i < n; ++i) {
       if (!counted_) ops_.element(out_, i);
+      if (item_key) ops_.field(out_, *item_key, false);
       if (!each(i)) return element_failed(i);
     }
-    ops_.end_list(out_, n);
+    ops_.end_list(out_, n, mark);
     leave();
     return true;
   }
@@ -216,6 +225,7 @@ class Writer : Walk {
   bool map(const Instr& in, const std::uint8_t* p) {
     const MapOps& ops = *in.type->map_ops;
     const std::size_t n = ops.size(in.type, p);
+    const PlanField* item_key = std::exchange(item_key_, nullptr);
     if (!enter([] { return Status::kNoOffset; })) return false;
     ops_.begin_map(out_, in, n);
     alignas(std::max_align_t) unsigned char cursor[kMapIteratorSize];
@@ -223,16 +233,18 @@ class Writer : Walk {
     const void* key;
     const void* value;
     for (std::size_t i = 0; ops.next(in.type, cursor, &key, &value); ++i) {
-      if (!counted_) ops_.key(out_, i);
+      if (item_key) ops_.field(out_, *item_key, false);
+      const std::size_t mark = counted_ ? 0 : ops_.begin_entry(out_, in, i);
       if (!run(in.a, static_cast<const std::uint8_t*>(key))) {
         path_.push_back(key_text(in.type->key->resolved(), key));
         return false;
       }
-      if (!counted_) ops_.value(out_);
+      if (!counted_) ops_.entry_value(out_, in);
       if (!run(in.b, static_cast<const std::uint8_t*>(value))) {
         path_.push_back(key_text(in.type->key->resolved(), key));
         return false;
       }
+      if (!counted_) ops_.end_entry(out_, mark);
     }
     ops_.end_map(out_, n);
     leave();
@@ -278,6 +290,8 @@ class Writer : Walk {
   };
   const FormatWriter& ops_;
   Buffer& out_;
+  bool root_ = true;                     // the next object begun is the document's value
+  const PlanField* item_key_ = nullptr;  // the field whose key goes before each item
   std::unordered_map<std::pair<const void*, const SharedOps*>, std::uint32_t, IdentityHash> refs_;
   std::vector<const void*> open_;  // shared objects being written as copies, outermost first
 };
@@ -307,11 +321,12 @@ class Reader : Walk {
 
  private:
   // Runs routine r on `v`, the value the routine reads: the whole of it for a struct in a keyed
-  // format, and in a positional one the place where its fields follow each other.
-  bool run(std::uint32_t r, std::uint8_t* base, Slot* v) {
+  // format, and in a positional one the place where its fields follow each other. `merge`:
+  // the object was read before (FormatTraits::repeated_keys), and what it holds stays.
+  bool run(std::uint32_t r, std::uint8_t* base, Slot* v, bool merge = false) {
     const Routine& routine = plan_.routines[r];
     if (routine.object && keyed_) {
-      return keyed_object(routine, base, v) && oneofs_ok(routine, base, ops_.offset(v));
+      return keyed_object(routine, base, v, merge) && oneofs_ok(routine, base, ops_.offset(v));
     }
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
@@ -320,9 +335,9 @@ class Reader : Walk {
     return oneofs_ok(routine, base, ops_.offset(v));
   }
 
-  bool nested(std::uint32_t r, std::uint8_t* base, Slot* v) {
+  bool nested(std::uint32_t r, std::uint8_t* base, Slot* v, bool merge = false) {
     if (!enter([&] { return ops_.offset(v); })) return false;
-    const bool ok = run(r, base, v);
+    const bool ok = run(r, base, v, merge);
     leave();
     return ok;
   }
@@ -347,8 +362,12 @@ class Reader : Walk {
     return -1;
   }
 
-  bool keyed_object(const Routine& routine, std::uint8_t* base, Slot* v) {
+  bool keyed_object(const Routine& routine, std::uint8_t* base, Slot* v, bool merge) {
     const std::uint32_t n = routine.end - routine.begin;
+    // Formats with repeated keys: the items each list or array field holds so far, and the
+    // refill of each map field.
+    std::vector<std::size_t> items;
+    std::unique_ptr<std::optional<MapRefill>[]> refills;
     // Which fields were read: a bitset on the stack for all but the widest structs.
     std::uint64_t inline_words[2] = {};
     std::vector<std::uint64_t> heap_words;
@@ -381,31 +400,168 @@ class Reader : Walk {
         continue;
       }
       const Instr& in = plan_.code[routine.begin + i];
-      if (was_seen(static_cast<std::uint32_t>(i))) {
+      const bool again = was_seen(static_cast<std::uint32_t>(i));
+      if (again && !repeated_) {
         field_failed(in);
         return fault_.set(Errc::duplicate_key, "the field appears twice", key_at);
       }
       seen[i / 64] |= std::uint64_t{1} << (i % 64);
-      expected = static_cast<std::uint32_t>(i) + 1;
-      if (!op(in, base + in.offset, &value)) return field_failed(in);
+      // A key that comes once per item is likely to come again next.
+      expected = static_cast<std::uint32_t>(i) + (plan_.fields[in.field].key_per_item ? 0 : 1);
+      std::uint8_t* p = base + in.offset;
+      bool ok;
+      if (repeated_ && (in.op == Op::List || in.op == Op::Array)) {
+        if (items.empty()) items.assign(n, kNotStarted);
+        std::size_t& count = items[static_cast<std::size_t>(i)];
+        if (count == kNotStarted) count = merge ? held_items(in, p) : 0;
+        ok = more_items(in, p, &value, count);
+      } else if (repeated_ && in.op == Op::Map) {
+        // Read into afresh, a map's entries are refilled from the first appearance to the
+        // object's end; merged into, it keeps what it holds.
+        MapRefill* refill = nullptr;
+        if (!merge) {
+          if (!refills) refills = std::make_unique<std::optional<MapRefill>[]>(n);
+          std::optional<MapRefill>& r = refills[static_cast<std::size_t>(i)];
+          if (!r) r.emplace(*in.type, p, UINT64_MAX);
+          refill = &*r;
+        }
+        ok = map_entries(in, p, &value, refill);
+      } else {
+        ok = op(in, p, &value, again || merge);
+      }
+      if (!ok) return field_failed(in);
     }
+    // Containers that gained items from each appearance keep those read, and no more.
+    for (std::uint32_t i = 0; i < items.size(); ++i) {
+      if (items[i] == kNotStarted) continue;
+      const Instr& in = plan_.code[routine.begin + i];
+      if (!items_end(in, base + in.offset, items[i], v)) return field_failed(in);
+    }
+    if (merge) return true;
     for (std::uint32_t i = 0; i < n; ++i) {
       if (was_seen(i)) continue;
       const Instr& in = plan_.code[routine.begin + i];
       const PlanField& field = plan_.fields[in.field];
-      if (!apply_missing(*field.desc, base + in.offset)) {
+      if (field.required) {
         field_failed(in);
         return fault_.set(Errc::missing_field,
                           "required field \"" + field.desc->name + "\" is missing", ops_.offset(v));
       }
+      apply_absent(*field.desc, base + in.offset);
     }
     return true;
   }
 
-  bool op(const Instr& in, std::uint8_t* p, Slot* v) {
+  // Formats with repeated keys: the items a list or array holds already, to which a merge
+  // adds; items read in each appearance of the field, from index `count` on; and the end,
+  // which cuts a list to the items read and wants an array full.
+  static constexpr std::size_t kNotStarted = static_cast<std::size_t>(-1);
+  std::size_t held_items(const Instr& in, const std::uint8_t* p) const {
+    return in.op == Op::Array ? in.count : in.type->list_ops->size(in.type, p);
+  }
+  bool more_items(const Instr& in, std::uint8_t* p, Slot* v, std::size_t& count) {
+    if (!enter([&] { return ops_.offset(v); })) return false;
+    Slot it, element;
+    std::uint64_t stated = 0;
+    if (!ops_.begin_list(in, v, plan_.routines[in.a].min_wire_bytes, &it, &stated, fault_)) {
+      return false;
+    }
+    const std::size_t stride = element_of(in).size;
+    for (;; ++count) {
+      bool more = false;
+      if (!ops_.next_element(&it, &more, &element, fault_)) return element_failed(count);
+      if (!more) break;
+      if (in.op == Op::Array) {
+        if (count >= in.count) {
+          return fault_.set(Errc::out_of_range,
+                            "more than the " + std::to_string(in.count) + " elements of " +
+                                display_name(*in.type),
+                            ops_.offset(&element));
+        }
+        if (!run(in.a, p + count * stride, &element)) return element_failed(count);
+        continue;
+      }
+      const ListOps& ops = *in.type->list_ops;
+      const std::size_t have = ops.size(in.type, p);
+      if (count >= have) ops.resize(in.type, p, std::max<std::size_t>(count + 1, have * 2));
+      if (!ops.data) {  // std::vector<bool>
+        bool b = false;
+        if (!ops_.get(kBoolElement, &element, &b, 0, fault_)) return element_failed(count);
+        ops.set_bool(in.type, p, count, b);
+        continue;
+      }
+      auto* data = static_cast<std::uint8_t*>(ops.data(in.type, p));
+      if (!run(in.a, data + count * stride, &element)) return element_failed(count);
+    }
+    leave();
+    return true;
+  }
+  bool items_end(const Instr& in, std::uint8_t* p, std::size_t count, Slot* v) {
+    if (in.op == Op::List) {
+      in.type->list_ops->resize(in.type, p, count);
+      return true;
+    }
+    return count == in.count ||
+           fault_.set(Errc::out_of_range,
+                      std::to_string(count) + " elements for the " + std::to_string(in.count) +
+                          " of " + display_name(*in.type),
+                      ops_.offset(v));
+  }
+
+  // Formats with repeated keys: the entries of one appearance of a map field, into the map's
+  // refill, or merged into what it holds when there is none; an entry of a key read before
+  // replaces it.
+  bool map_entries(const Instr& in, std::uint8_t* p, Slot* v, MapRefill* refill) {
+    const MapOps& ops = *in.type->map_ops;
+    if (!enter([&] { return ops_.offset(v); })) return false;
+    Slot it, key_value, value;
+    std::uint64_t count = 0;
+    const std::uint32_t min_entry =
+        plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
+    if (!ops_.begin_list(in, v, min_entry, &it, &count, fault_)) return false;
+    const TypeDesc& key_type = in.type->key->resolved();
+    const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
+    for (std::uint64_t i = 0;; ++i) {
+      bool more = false;
+      if (!ops_.next_entry(&it, &more, &key_value, &value, fault_)) return false;
+      if (!more) break;
+      // Map keys are strings, integers and enums, which fit here.
+      alignas(std::max_align_t) unsigned char storage[64];
+      static_assert(sizeof(std::string) <= sizeof storage);
+      void* key = refill ? refill->key() : storage;
+      struct Made {
+        const TypeDesc* type;
+        void* at;
+        ~Made() {
+          if (type) type->value_ops->destroy(type, at);
+        }
+      } made{refill ? nullptr : &key_type, storage};
+      if (!refill) key_type.value_ops->construct(&key_type, storage);
+      if (!ops_.get_key(key_in, &key_value, key, fault_)) {
+        path_.push_back(bracketed("[#", std::to_string(i), "]"));
+        return false;
+      }
+      const void* stored_key = nullptr;
+      void* target =
+          refill ? refill->insert(&stored_key) : ops.insert(in.type, p, key, &stored_key);
+      if (!target) {
+        target = ops.find(in.type, p, key);
+        stored_key = key;
+      }
+      if (!run(in.b, static_cast<std::uint8_t*>(target), &value)) {
+        path_.push_back(key_text(key_type, stored_key));
+        return false;
+      }
+    }
+    leave();
+    return true;
+  }
+
+  // `again`: formats with repeated keys read this field before; an object merges.
+  bool op(const Instr& in, std::uint8_t* p, Slot* v, bool again = false) {
     switch (in.op) {
       case Op::Frame: return ops_.frame(plan_, options_, fault_);
-      case Op::Struct: return nested(in.a, p, v);
+      case Op::Struct: return nested(in.a, p, v, again);
       case Op::Nullable: {
         const NullableOps& ops = *in.type->nullable_ops;
         bool is_null = false;
@@ -414,7 +570,8 @@ class Reader : Walk {
           ops.reset(in.type, p);
           return true;
         }
-        return nested(in.a, static_cast<std::uint8_t*>(ops.fill(in.type, p)), v);
+        const bool merge = again && ops.get(in.type, p) != nullptr;
+        return nested(in.a, static_cast<std::uint8_t*>(ops.fill(in.type, p)), v, merge);
       }
       case Op::Shared: return shared(in, p, v);
       case Op::List: return list(in, p, v);
@@ -594,6 +751,7 @@ class Reader : Walk {
   }
 
   FormatReader& ops_;
+  const bool repeated_ = plan_.traits.repeated_keys;
   // Objects read through shared_ptr fields, by reference id, with the type they were read as.
   struct SharedObject {
     std::shared_ptr<void> object;

@@ -65,6 +65,14 @@ bool apply_missing(const FieldDesc& field, void* slot) {
   return true;
 }
 
+void apply_absent(const FieldDesc& field, void* slot) {
+  if (apply_missing(field, slot)) return;
+  const TypeDesc& t = field.type->resolved();
+  if (!t.value_ops) return;
+  t.value_ops->destroy(&t, slot);
+  t.value_ops->construct(&t, slot);
+}
+
 bool is_required(const FieldDesc& field) {
   const TypeDesc& t = field.type->resolved();
   if (!std::holds_alternative<std::monostate>(field.default_value)) return false;
@@ -169,6 +177,22 @@ bool left_out(const FieldDesc& field, const void* slot, bool omit_null, bool omi
   return (omit_null && holds_nothing(field, slot)) ||
          (omit_default && equals_default(field, slot)) ||
          (omit_empty && (has_default ? equals_default(field, slot) : holds_zero(field, slot)));
+}
+
+bool equals_absent(const FieldDesc& field, const void* slot) {
+  if (!std::holds_alternative<std::monostate>(field.default_value)) {
+    return equals_default(field, slot);
+  }
+  const TypeDesc& t = field.type->resolved();
+  switch (t.kind) {
+    case Kind::Optional:
+    case Kind::UniquePtr: return t.nullable_ops->get(&t, slot) == nullptr;
+    case Kind::SharedPtr: return t.shared_ops->get(&t, slot) == nullptr;
+    case Kind::Struct:
+    case Kind::Array: return false;
+    case Kind::Decimal: return *static_cast<const Decimal*>(slot) == Decimal{};
+    default: return holds_zero(field, slot);
+  }
 }
 
 const FieldDesc* oneof_conflict(const TypeDesc& s, const void* base) {

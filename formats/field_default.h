@@ -13,6 +13,10 @@ namespace jitser {
 /// the field is required.
 bool apply_missing(const FieldDesc& field, void* slot);
 
+/// What formats in which no field is required (FormatTraits::repeated_keys) make of an absent
+/// field: its declared default, else empty or zero, as a value-initialized one is.
+void apply_absent(const FieldDesc& field, void* slot);
+
 /// True when input must hold the field: apply_missing fails for it.
 bool is_required(const FieldDesc& field);
 
@@ -33,6 +37,11 @@ inline bool names_field(const FieldDesc& field, std::string_view key) {
 /// what holds_nothing says JSON writes as null, an empty string, bytes, list or map, false, or
 /// a number or enum of zero bits.
 bool holds_zero(const FieldDesc& field, const void* slot);
+
+/// True when the field holds what apply_absent makes of it: a writer in a format where no field
+/// is required (Protobuf) leaves such a field out. Unlike holds_zero it looks no deeper than
+/// the field's own optional or pointer, so that one holding an empty one stays.
+bool equals_absent(const FieldDesc& field, const void* slot);
 
 /// Whether a keyed format's writer leaves the field out: it holds nothing (`omit_null`), its
 /// default (`omit_default`), or, for a field that is omitted when empty, what a reader makes of

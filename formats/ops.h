@@ -70,20 +70,24 @@ class FormatWriter {
   virtual void shared_ref(Buffer& out, std::uint32_t id) const = 0;
 
   /// A struct's fields: begin, each field's key (keyed formats; `first` for the first one
-  /// written), end.
-  virtual void begin_object(Buffer& out) const = 0;
+  /// written), end. `root` is the document's value itself, not one nested in it. What begin
+  /// returns, end gets: where a format that prefixes a nested object with its size in bytes
+  /// (Protobuf) left room for it.
+  virtual std::size_t begin_object(Buffer& out, bool root) const = 0;
   virtual void field(Buffer& out, const PlanField& field, bool first) const = 0;
-  virtual void end_object(Buffer& out) const = 0;
+  virtual void end_object(Buffer& out, std::size_t mark) const = 0;
   /// A list or array of n elements (`in` says which): begin, before element i (not asked of
-  /// formats whose containers are count-prefixed), end.
-  virtual void begin_list(Buffer& out, const Instr& in, std::size_t n) const = 0;
+  /// formats whose containers are count-prefixed), end with what begin returned.
+  virtual std::size_t begin_list(Buffer& out, const Instr& in, std::size_t n) const = 0;
   virtual void element(Buffer& out, std::size_t i) const = 0;
-  virtual void end_list(Buffer& out, std::size_t n) const = 0;
-  /// A map of n entries: begin, before entry i's key and between key and value (both not
-  /// asked of count-prefixed formats), end.
+  virtual void end_list(Buffer& out, std::size_t n, std::size_t mark) const = 0;
+  /// A map of n entries (`in`): begin; for entry i, begin_entry before its key and
+  /// entry_value between key and value, end_entry after it with what begin_entry returned
+  /// (none asked of count-prefixed formats); end.
   virtual void begin_map(Buffer& out, const Instr& in, std::size_t n) const = 0;
-  virtual void key(Buffer& out, std::size_t i) const = 0;
-  virtual void value(Buffer& out) const = 0;
+  virtual std::size_t begin_entry(Buffer& out, const Instr& in, std::size_t i) const = 0;
+  virtual void entry_value(Buffer& out, const Instr& in) const = 0;
+  virtual void end_entry(Buffer& out, std::size_t mark) const = 0;
   virtual void end_map(Buffer& out, std::size_t n) const = 0;
 };
 

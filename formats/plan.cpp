@@ -68,6 +68,8 @@ std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&)) {
         if (plan.traits.keyed_objects) {
           out += " key=" + printable(f.key);
           if (f.required) out += " required";
+          if (f.omit_absent) out += " omit_absent";
+          if (f.key_per_item) out += " key_per_item";
         }
       }
       out += " @" + std::to_string(in.offset);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ struct PlanField {
   std::uint32_t number = 0;  // the declared field number, else declaration index + 1
   bool required = false;     // input must hold it: no default, not optional or nullable
   bool omit_empty = false;   // left out when it holds nothing or its zero value (Protobuf JSON)
+  bool omit_absent = false;  // left out when it holds what a reader makes of it absent (Protobuf)
+  // A list's or map's key goes before each of its items, as in Protobuf's repeated fields,
+  // rather than once before the whole container (FormatTraits::repeated_keys).
+  bool key_per_item = false;
   const FieldDesc* desc = nullptr;  // its default, for readers that fill in missing fields
 };
 
@@ -86,6 +91,11 @@ struct FormatTraits {
   /// A shared object is written once and referred to after (binary), or copied wherever it
   /// appears, a cycle being an error.
   bool shared_identity = false;
+  /// A key may appear more than once in an object (Protobuf): a singular field read again
+  /// takes the last value, a nested object read again merges into the one read before, and a
+  /// container gains the items of each appearance. Fields the input leaves out take their
+  /// default, else their empty or zero value; none is required.
+  bool repeated_keys = false;
 
   /// The bytes a writer puts around values, empty where the format puts none: compiled code
   /// stores them as constants and merges those that meet.
@@ -111,6 +121,9 @@ struct Plan {
   std::vector<Instr> code;
   std::vector<Routine> routines;
   std::vector<PlanField> fields;
+  /// Fields the format made, which no TypeDesc declares (Protobuf's wrapper messages around a
+  /// list of lists); PlanField::desc points at them.
+  std::vector<std::shared_ptr<const FieldDesc>> made_fields;
 };
 
 /// What a codec is configured with beyond its Plan; both tiers honour it (the JIT as constants).

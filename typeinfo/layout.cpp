@@ -349,9 +349,14 @@ void map_refill_end(const TypeDesc* t, void* state) {
   for (auto& [key, value] : r.spare) free_entry(t, key, value);
   r.~MapRefill();
 }
-constexpr MapOps kMapOps{map_size,       map_clear,         map_insert,
-                         map_begin,      map_next,          map_refill_begin,
-                         map_refill_key, map_refill_insert, map_refill_end};
+void* map_find(const TypeDesc*, void* p, const void* key) {
+  Map& m = map(p);
+  const auto it = m.find(const_cast<void*>(key));
+  return it == m.end() ? nullptr : it->second;
+}
+constexpr MapOps kMapOps{map_size,       map_clear,        map_insert,     map_begin,
+                         map_next,       map_refill_begin, map_refill_key, map_refill_insert,
+                         map_refill_end, map_find};
 
 void map_construct(const TypeDesc* t, void* p) {
   ::new (p) Map(KeyLess{key_kind(t->key->resolved())});

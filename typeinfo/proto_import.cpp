@@ -1,5 +1,3 @@
-#include <jitser/proto.h>
-
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -11,6 +9,8 @@
 #include <optional>
 #include <set>
 #include <string_view>
+
+#include <jitser/proto.h>
 
 #include "typeinfo/schema_text.h"
 
@@ -220,16 +220,39 @@ class Translator {
       // scalar, a list, a map) then reads as its zero value, as Protobuf's readers do.
       const bool holder = type->rfind("optional<", 0) == 0 || type->rfind("unique_ptr<", 0) == 0;
       if (!f->is_required() && !holder) text_ += "?";
-      text_ += ": " + *type + "\n";
+      text_ += ": " + *type + encoding(f) + "\n";
     }
     if (open) text_ += "  }\n";
     text_ += "}\n";
     return Status();
   }
 
+  // The keyword that makes the Protobuf format write the field's integers as the .proto says:
+  // a map's value decides for a map, whose keys are written as varints.
+  static std::string encoding(const pb::FieldDescriptor* f) {
+    using T = pb::FieldDescriptor;
+    const pb::FieldDescriptor* v = f->is_map() ? f->message_type()->map_value() : f;
+    switch (v->type()) {
+      case T::TYPE_SINT32:
+      case T::TYPE_SINT64: return " zigzag";
+      case T::TYPE_FIXED32:
+      case T::TYPE_FIXED64:
+      case T::TYPE_SFIXED32:
+      case T::TYPE_SFIXED64: return " fixed";
+      default: return "";
+    }
+  }
+
   Result<std::string> field_type(const pb::Descriptor* owner, const pb::FieldDescriptor* f) {
     if (f->is_map()) {
       const pb::FieldDescriptor* key = f->message_type()->map_key();
+      if (encoding(key) != "") {
+        return Status(Errc::unsupported,
+                      place(f) + "field '" + f->full_name() +
+                          "' is a map whose keys are sint or fixed integers, which jitser "
+                          "writes as varints; declare them int32, int64, uint32 or uint64",
+                      Status::kNoOffset, f->full_name());
+      }
       if (key->type() == pb::FieldDescriptor::TYPE_BOOL) {
         return Status(Errc::unsupported,
                       place(f) + "field '" + f->full_name() +

@@ -440,6 +440,8 @@ std::string canonical_text(const TypeDesc& root) {
       if (f.nullable) out += "?";
       out += ':';
       canonical_type(*f.type, out, pending);
+      if (f.encoding == IntEncoding::Zigzag) out += " zigzag";
+      if (f.encoding == IntEncoding::Fixed) out += " fixed";
       out += closes ? ",}," : ",";
     }
     out += "}\n";

@@ -405,6 +405,10 @@ class Parser {
                    "a field of oneof '" + oneof + "' is an optional or a pointer", path);
     }
     f.type = box(std::move(*type), type_at, path);
+    // How its integers are written where a format gives a choice (Protobuf's sint, fixed).
+    if (peek().is_name("zigzag") || peek().is_name("fixed")) {
+      f.encoding = take().text == "zigzag" ? IntEncoding::Zigzag : IntEncoding::Fixed;
+    }
     body.at_of_field.push_back(at);
     body.decl.fields.push_back(std::move(f));
     if (accept('=')) {

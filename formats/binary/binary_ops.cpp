@@ -7,8 +7,8 @@
 
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
-#include "typeinfo/integers.h"
 #include "formats/time_ticks.h"
+#include "typeinfo/integers.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -102,23 +102,25 @@ class BinaryWriter final : public FormatWriter {
     varuint(out, id);
   }
 
-  void begin_object(Buffer&) const override {}
+  std::size_t begin_object(Buffer&, bool) const override { return 0; }
   void field(Buffer&, const PlanField&, bool) const override {}
-  void end_object(Buffer&) const override {}
+  void end_object(Buffer&, std::size_t) const override {}
 
   // A list: its count, and when it has elements, their header. An array: nothing.
-  void begin_list(Buffer& out, const Instr& in, std::size_t n) const override {
-    if (in.op == Op::Array) return;
+  std::size_t begin_list(Buffer& out, const Instr& in, std::size_t n) const override {
+    if (in.op == Op::Array) return 0;
     varuint(out, n);
     if (n) byte(out, in.enc);
+    return 0;
   }
   void element(Buffer&, std::size_t) const override {}
-  void end_list(Buffer&, std::size_t) const override {}
+  void end_list(Buffer&, std::size_t, std::size_t) const override {}
   void begin_map(Buffer& out, const Instr& in, std::size_t n) const override {
     begin_list(out, in, n);
   }
-  void key(Buffer&, std::size_t) const override {}
-  void value(Buffer&) const override {}
+  std::size_t begin_entry(Buffer&, const Instr&, std::size_t) const override { return 0; }
+  void entry_value(Buffer&, const Instr&) const override {}
+  void end_entry(Buffer&, std::size_t) const override {}
   void end_map(Buffer&, std::size_t) const override {}
 
  private:

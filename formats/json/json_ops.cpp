@@ -6,13 +6,13 @@
 #include <cstring>
 #include <string>
 
-#include "typeinfo/integers.h"
 #include "formats/json/json_key.h"
 #include "formats/json/json_read.h"
 #include "formats/json/json_text.h"
 #include "formats/json/json_value.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
+#include "typeinfo/integers.h"
 
 namespace jitser {
 namespace {
@@ -131,22 +131,30 @@ class JsonWriter final : public FormatWriter {
   void shared_new(Buffer&) const override {}
   void shared_ref(Buffer&, std::uint32_t) const override {}
 
-  void begin_object(Buffer& out) const override { literal(out, "{"); }
+  std::size_t begin_object(Buffer& out, bool) const override {
+    literal(out, "{");
+    return 0;
+  }
   void field(Buffer& out, const PlanField& field, bool first) const override {
     if (!first) literal(out, ",");
     literal(out, field.key);
   }
-  void end_object(Buffer& out) const override { literal(out, "}"); }
-  void begin_list(Buffer& out, const Instr&, std::size_t) const override { literal(out, "["); }
+  void end_object(Buffer& out, std::size_t) const override { literal(out, "}"); }
+  std::size_t begin_list(Buffer& out, const Instr&, std::size_t) const override {
+    literal(out, "[");
+    return 0;
+  }
   void element(Buffer& out, std::size_t i) const override {
     if (i) literal(out, ",");
   }
-  void end_list(Buffer& out, std::size_t) const override { literal(out, "]"); }
+  void end_list(Buffer& out, std::size_t, std::size_t) const override { literal(out, "]"); }
   void begin_map(Buffer& out, const Instr&, std::size_t) const override { literal(out, "{"); }
-  void key(Buffer& out, std::size_t i) const override {
+  std::size_t begin_entry(Buffer& out, const Instr&, std::size_t i) const override {
     if (i) literal(out, ",");
+    return 0;
   }
-  void value(Buffer& out) const override { literal(out, ":"); }
+  void entry_value(Buffer& out, const Instr&) const override { literal(out, ":"); }
+  void end_entry(Buffer&, std::size_t) const override {}
   void end_map(Buffer& out, std::size_t) const override { literal(out, "}"); }
 
  private:

@@ -111,6 +111,8 @@ class Buffer {
   }
 
   const std::uint8_t* data() const { return data_.get(); }
+  /// The bytes written so far, for a writer that fills in a length it left room for.
+  std::uint8_t* data() { return data_.get(); }
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
   bool empty() const { return size_ == 0; }

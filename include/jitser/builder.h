@@ -54,6 +54,12 @@ class FieldOptions {
     oneof_ = std::move(group);
     return *this;
   }
+  /// How the field's integers are written where a format gives a choice (Protobuf's sint32,
+  /// sint64: zigzag varints; fixed32, sfixed64, ...: little-endian words).
+  FieldOptions& encoding(IntEncoding e) {
+    encoding_ = e;
+    return *this;
+  }
   template <class V>
   FieldOptions& default_to(V value) {
     if constexpr (std::is_same_v<V, bool>) {
@@ -79,6 +85,7 @@ class FieldOptions {
     field.default_value = default_;
     field.oneof = oneof_;
     field.alias = alias_;
+    field.encoding = encoding_;
   }
 
  private:
@@ -88,6 +95,7 @@ class FieldOptions {
   DefaultValue default_;
   std::string oneof_;
   std::string alias_;
+  IntEncoding encoding_ = IntEncoding::Varint;
 };
 
 inline FieldOptions opt() { return {}; }
@@ -345,6 +353,11 @@ const MapOps* map_ops_for() {
         return &at->second;
       },
       [](const TypeDesc*, void* state) { std::launder(static_cast<Refill*>(state))->~Refill(); },
+      [](const TypeDesc*, void* m, const void* key) -> void* {
+        M& map = *static_cast<M*>(m);
+        const auto it = map.find(*static_cast<const K*>(key));
+        return it == map.end() ? nullptr : &it->second;
+      },
   };
   return &ops;
 }

@@ -137,6 +137,10 @@ struct MapOps {
   void* (*refill_key)(const TypeDesc* type, void* state);
   void* (*refill_insert)(const TypeDesc* type, void* map, void* state, const void** stored_key);
   void (*refill_end)(const TypeDesc* type, void* state);
+
+  // The value of the entry with *key, or null when the map has none: formats in which a later
+  // entry replaces an earlier one of the same key (Protobuf) read into it.
+  void* (*find)(const TypeDesc* type, void* map, const void* key);
 };
 
 /// A field's default, applied by formats that may omit fields.
@@ -164,6 +168,14 @@ class JITSER_API TypeBox {
   std::unique_ptr<TypeDesc> ptr_;
 };
 
+/// How a field's integers are written where a format gives a choice (Protobuf); the other
+/// formats have one encoding per kind.
+enum class IntEncoding : std::uint8_t {
+  Varint,  // a varint of the value: negative ones take ten bytes (Protobuf int32, int64, uint*)
+  Zigzag,  // a varint of the zigzag-mapped value (sint32, sint64)
+  Fixed,   // a little-endian word of 4 or 8 bytes (fixed32, fixed64, sfixed32, sfixed64)
+};
+
 struct FieldDesc {
   std::string name;      // the name written on the wire (the declared name unless renamed)
   std::string cpp_name;  // the declared name, for error messages; defaults to name
@@ -179,6 +191,8 @@ struct FieldDesc {
   // are adjacent, each an optional or pointer, and at most one of them holds a value: writers
   // and readers refuse a value with two (`oneof_conflict`).
   std::string oneof;
+  // Applies to the field's integers, those of its list and the values of its map.
+  IntEncoding encoding = IntEncoding::Varint;
 };
 
 struct EnumValue {
