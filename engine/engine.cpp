@@ -172,7 +172,11 @@ struct Engine::Impl {
                               .omit_null = options.omit_null,
                               .omit_default = options.omit_default,
                               .strict = options.strict};
-      switch (options.jit) {
+      // A format the JIT does not compile yet keeps its codecs on the interpreter.
+      if (!format_compiles(format)) {
+        state->failure = std::string(format_name(format)) + " codecs are not compiled yet";
+      }
+      switch (format_compiles(format) ? options.jit : JitPolicy::Off) {
         case JitPolicy::Off: state->jit = JitState::Off; break;
         case JitPolicy::Lazy: state->jit = JitState::Waiting; break;
         case JitPolicy::Sync: state->jit = JitState::Queued; break;
@@ -283,7 +287,7 @@ struct Engine::Impl {
                   " calls failed in compiled code and succeeded in the interpreter\n";
       }
       if (options.jit == JitPolicy::Sync && state->interpreter_calls.load() > 0 &&
-          display_name(*state->type) != fault_type) {
+          display_name(*state->type) != fault_type && format_compiles(state->format)) {
         report += "  " + name + ": " + std::to_string(state->interpreter_calls.load()) +
                   " calls ran on the interpreter under sync: " + state->failure + "\n";
       }

@@ -425,7 +425,7 @@ class Reader : Walk {
           if (!r) r.emplace(*in.type, p, UINT64_MAX);
           refill = &*r;
         }
-        ok = map_entries(in, p, &value, refill);
+        ok = map(in, p, &value, refill);
       } else {
         ok = op(in, p, &value, again || merge);
       }
@@ -473,10 +473,7 @@ class Reader : Walk {
       if (!more) break;
       if (in.op == Op::Array) {
         if (count >= in.count) {
-          return fault_.set(Errc::out_of_range,
-                            "more than the " + std::to_string(in.count) + " elements of " +
-                                display_name(*in.type),
-                            ops_.offset(&element));
+          return too_many(in, &element);
         }
         if (!run(in.a, p + count * stride, &element)) return element_failed(count);
         continue;
@@ -501,60 +498,20 @@ class Reader : Walk {
       in.type->list_ops->resize(in.type, p, count);
       return true;
     }
-    return count == in.count ||
-           fault_.set(Errc::out_of_range,
-                      std::to_string(count) + " elements for the " + std::to_string(in.count) +
-                          " of " + display_name(*in.type),
-                      ops_.offset(v));
+    return count == in.count || too_few(in, count, v);
   }
-
-  // Formats with repeated keys: the entries of one appearance of a map field, into the map's
-  // refill, or merged into what it holds when there is none; an entry of a key read before
-  // replaces it.
-  bool map_entries(const Instr& in, std::uint8_t* p, Slot* v, MapRefill* refill) {
-    const MapOps& ops = *in.type->map_ops;
-    if (!enter([&] { return ops_.offset(v); })) return false;
-    Slot it, key_value, value;
-    std::uint64_t count = 0;
-    const std::uint32_t min_entry =
-        plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
-    if (!ops_.begin_list(in, v, min_entry, &it, &count, fault_)) return false;
-    const TypeDesc& key_type = in.type->key->resolved();
-    const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
-    for (std::uint64_t i = 0;; ++i) {
-      bool more = false;
-      if (!ops_.next_entry(&it, &more, &key_value, &value, fault_)) return false;
-      if (!more) break;
-      // Map keys are strings, integers and enums, which fit here.
-      alignas(std::max_align_t) unsigned char storage[64];
-      static_assert(sizeof(std::string) <= sizeof storage);
-      void* key = refill ? refill->key() : storage;
-      struct Made {
-        const TypeDesc* type;
-        void* at;
-        ~Made() {
-          if (type) type->value_ops->destroy(type, at);
-        }
-      } made{refill ? nullptr : &key_type, storage};
-      if (!refill) key_type.value_ops->construct(&key_type, storage);
-      if (!ops_.get_key(key_in, &key_value, key, fault_)) {
-        path_.push_back(bracketed("[#", std::to_string(i), "]"));
-        return false;
-      }
-      const void* stored_key = nullptr;
-      void* target =
-          refill ? refill->insert(&stored_key) : ops.insert(in.type, p, key, &stored_key);
-      if (!target) {
-        target = ops.find(in.type, p, key);
-        stored_key = key;
-      }
-      if (!run(in.b, static_cast<std::uint8_t*>(target), &value)) {
-        path_.push_back(key_text(key_type, stored_key));
-        return false;
-      }
-    }
-    leave();
-    return true;
+  // An array's elements must be as many as its type has.
+  bool too_many(const Instr& in, const Slot* element) {
+    return fault_.set(
+        Errc::out_of_range,
+        "more than the " + std::to_string(in.count) + " elements of " + display_name(*in.type),
+        ops_.offset(element));
+  }
+  bool too_few(const Instr& in, std::size_t n, const Slot* v) {
+    return fault_.set(Errc::out_of_range,
+                      std::to_string(n) + " elements for the " + std::to_string(in.count) + " of " +
+                          display_name(*in.type),
+                      ops_.offset(v));
   }
 
   // `again`: formats with repeated keys read this field before; an object merges.
@@ -685,30 +642,26 @@ class Reader : Walk {
         in, v, [](std::uint64_t) {},
         [&](std::size_t i, Slot* element) {
           if (i >= in.count) {
-            return fault_.set(Errc::out_of_range,
-                              "more than the " + std::to_string(in.count) + " elements of " +
-                                  display_name(*in.type),
-                              ops_.offset(element));
+            return too_many(in, element);
           }
           return run(in.a, p + i * stride, element) || element_failed(i);
         },
-        [&](std::size_t n) {
-          return n == in.count ||
-                 fault_.set(Errc::out_of_range,
-                            std::to_string(n) + " elements for the " + std::to_string(in.count) +
-                                " of " + display_name(*in.type),
-                            ops_.offset(v));
-        });
+        [&](std::size_t n) { return n == in.count || too_few(in, n, v); });
   }
 
-  bool map(const Instr& in, std::uint8_t* p, Slot* v) {
+  // A map's entries. Formats with repeated keys read a map field's appearances into one refill
+  // that lasts to the object's end (`outer`, keyed_object), or, merging, into what the map
+  // holds (no refill); there an entry of a key read before replaces it.
+  bool map(const Instr& in, std::uint8_t* p, Slot* v, MapRefill* outer = nullptr) {
     if (!enter([&] { return ops_.offset(v); })) return false;
     Slot it, key_value, value;
     std::uint64_t count = 0;
     const std::uint32_t min_entry =
         plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
     if (!ops_.begin_list(in, v, min_entry, &it, &count, fault_)) return false;
-    MapRefill refill(*in.type, p, count);
+    std::optional<MapRefill> own;
+    MapRefill* refill = repeated_ ? outer : &own.emplace(*in.type, p, count);
+    const MapOps& ops = *in.type->map_ops;
     const TypeDesc& key_type = in.type->key->resolved();
     const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
     for (std::uint64_t i = 0;; ++i) {
@@ -719,7 +672,19 @@ class Reader : Walk {
         return false;
       }
       if (!more) break;
-      void* key = refill.key();
+      // Without a refill the key is read into a value of its own: strings, integers and enums,
+      // which fit here.
+      alignas(std::max_align_t) unsigned char storage[64];
+      static_assert(sizeof(std::string) <= sizeof storage);
+      struct Made {
+        const TypeDesc* type;
+        void* at;
+        ~Made() {
+          if (type) type->value_ops->destroy(type, at);
+        }
+      } made{refill ? nullptr : &key_type, storage};
+      if (!refill) key_type.value_ops->construct(&key_type, storage);
+      void* key = refill ? refill->key() : storage;
       const std::size_t at = ops_.offset(&key_value);
       if (!ops_.get_key(key_in, &key_value, key, fault_)) {
         path_.push_back(bracketed("[#", std::to_string(i), "]"));
@@ -727,7 +692,12 @@ class Reader : Walk {
       }
       // The key's text is only made on failure: it is part of the path, not of the work.
       const void* stored_key = nullptr;
-      void* target = refill.insert(&stored_key);
+      void* target =
+          refill ? refill->insert(&stored_key) : ops.insert(in.type, p, key, &stored_key);
+      if (!target && repeated_) {
+        target = ops.find(in.type, p, key);
+        stored_key = key;
+      }
       if (!target) {
         path_.push_back(key_text(key_type, key));
         return fault_.set(Errc::duplicate_key, "the key appears twice", at);

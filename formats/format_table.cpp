@@ -12,6 +12,8 @@
 #include "formats/json/json_read.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
+#include "formats/protobuf/lower_protobuf.h"
+#include "formats/protobuf/protobuf_ops.h"
 
 extern "C" {
 // Made by the build from each format's kernel (cmake/embed_bitcode.cmake); the layouts are
@@ -104,6 +106,19 @@ constexpr FormatEntry kFormats[] = {
      .enum_text = json_enum_text,
      .helpers = json_helpers,
      .kernel = json_kernel},
+    {.format = Format::Protobuf,
+     .name = "protobuf",
+     .lower = lower_protobuf,
+     .enc_name = protobuf_enc_name,
+     .finish_write = nullptr,
+     .reader_kernel = nullptr,
+     .writer = protobuf_writer,
+     .reader = protobuf_reader,
+     .slot_bytes = sizeof(Slot),
+     .write_bound = nullptr,
+     .enum_text = nullptr,
+     .helpers = nullptr,
+     .kernel = nullptr},
 };
 
 static_assert(
@@ -136,6 +151,8 @@ const char* format_name(Format format) {
   const auto i = static_cast<std::size_t>(format);
   return i < std::size(kFormats) ? kFormats[i].name : "?";
 }
+
+bool format_compiles(Format format) { return format_entry(format).kernel != nullptr; }
 
 std::optional<Format> parse_format(std::string_view name) {
   for (const FormatEntry& f : kFormats) {

@@ -71,7 +71,8 @@ struct FormatEntry {
   std::string (*enum_text)(std::string_view name);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
-  /// The kernel.
+  /// The kernel; null for a format the JIT does not compile yet, whose codecs stay on the
+  /// interpreter (with write_bound and helpers null too).
   FormatKernel (*kernel)();
 };
 

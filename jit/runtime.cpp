@@ -59,6 +59,7 @@ bool std_layouts_match() {
 std::vector<HelperSymbol> helper_symbols() {
   std::vector<HelperSymbol> all(runtime_helpers().begin(), runtime_helpers().end());
   for (const FormatEntry& format : format_entries()) {
+    if (!format.kernel) continue;
     for (const HelperSymbol& h : format.helpers()) all.push_back(h);
     // First-tier code calls the kernel compiled into the library; optimized code links the
     // kernel's bitcode into its module, where these names are its own.

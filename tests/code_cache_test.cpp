@@ -74,6 +74,7 @@ TEST(CodeCache, ASecondEngineLinksEveryPayloadCodecTheFirstCompiled) {
     payloads::for_each_payload([&](const char* name, const auto& value) {
       using T = std::decay_t<decltype(value)>;
       for (const Format format : all_formats()) {
+        if (!format_compiles(format)) continue;  // no code, so nothing cached
         // The Graph's cycles are written only by formats that keep identity.
         if (std::string_view(name) == "Graph" && format == Format::Json) continue;
         Codec<T> codec = test::codec_of<T>(e, format);

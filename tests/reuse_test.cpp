@@ -106,8 +106,9 @@ TEST_P(Reuse, AUsedMapReadsEqualAndKeepsItsEntries) {
   EXPECT_TRUE(fewer == sent);
 }
 
-// A key that appears twice fails in the middle of a refill: the entries set aside are freed
-// (ASan finds a leak otherwise), and the object the failure left reads the next input whole.
+// A key that appears twice fails in the middle of a refill (or, in Protobuf, replaces the first):
+// the entries set aside are freed (ASan finds a leak otherwise), and the object the failure left
+// reads the next input whole.
 TEST_P(Reuse, ADuplicateKeyInAUsedMapFailsCleanly) {
   Engine e;
   ASSERT_TRUE(e.load_schema("Doc { m: map<string, string> }").ok());
@@ -129,7 +130,14 @@ TEST_P(Reuse, ADuplicateKeyInAUsedMapFailsCleanly) {
   ASSERT_NE(b, std::string::npos);
   twice[b] = 'a';
   const Status s = codec.deserialize(PaddedString(twice), doc);
-  EXPECT_EQ(s.code(), Errc::duplicate_key) << s.to_string();
+  if (GetParam() == Format::Protobuf) {
+    // A Protobuf map entry of a key read before replaces it (FormatTraits::repeated_keys).
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    EXPECT_EQ(*doc.at("m")->size(), 1u);
+    EXPECT_EQ(*doc.at("m")->entry(Value("a"))->get(), Value("2"));
+  } else {
+    EXPECT_EQ(s.code(), Errc::duplicate_key) << s.to_string();
+  }
 
   ASSERT_TRUE(codec.deserialize(PaddedString(good), doc).ok());
   EXPECT_TRUE(*doc.root()->get() == *two.root()->get());

@@ -60,7 +60,7 @@ constexpr const char* kDumpIrUsage =
     "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary or json\n"
+    "  --format F      binary, json or protobuf\n"
     "  --direction D   serialize (default) or deserialize\n"
     "  --optimized     the IR after the JIT's optimization pipeline, as it is compiled\n";
 
@@ -73,7 +73,7 @@ constexpr const char* kDumpAsmUsage =
     "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary or json\n"
+    "  --format F      binary, json or protobuf\n"
     "  --direction D   serialize (default) or deserialize\n";
 
 constexpr const char* kTypesUsage =
@@ -109,10 +109,11 @@ constexpr const char* kConvertUsage =
     "  --schema FILE  the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR         where a .proto schema's imports are found (repeatable)\n"
     "  --type T       a type from `jitser types`\n"
-    "  --from F       binary or json\n"
-    "  --to F         binary or json\n"
-    "  --records      a stream of values rather than one: JSON one document a line, binary each\n"
-    "                 message after its length as an unsigned LEB128 varint; progress on stderr\n"
+    "  --from F       binary, json or protobuf\n"
+    "  --to F         binary, json or protobuf\n"
+    "  --records      a stream of values rather than one: JSON one document a line, binary and\n"
+    "                 Protobuf each message after its length as an unsigned LEB128 varint (as\n"
+    "                 protobuf's writeDelimitedTo); progress on stderr\n"
     "                 when it takes more than a few seconds\n"
     "  --pretty       JSON output with newlines and indentation (not with --records)\n";
 

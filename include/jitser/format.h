@@ -11,8 +11,9 @@
 namespace jitser {
 
 enum class Format : std::uint8_t {
-  Binary,  // jitser's compact binary format, docs/formats/binary.md
-  Json,    // RFC 8259 JSON, docs/formats/json.md
+  Binary,    // jitser's compact binary format, docs/formats/binary.md
+  Json,      // RFC 8259 JSON, docs/formats/json.md
+  Protobuf,  // the Protobuf wire format, docs/formats/protobuf.md
 };
 
 enum class Direction : std::uint8_t { Serialize, Deserialize };
@@ -21,6 +22,9 @@ enum class Direction : std::uint8_t { Serialize, Deserialize };
 JITSER_API std::span<const Format> all_formats();
 /// "binary", ...: the name used by the tool and the benchmark.
 JITSER_API const char* format_name(Format format);
+/// Whether the JIT compiles codecs of the format; those of a format it does not compile yet run
+/// on the interpreter under every JitPolicy.
+JITSER_API bool format_compiles(Format format);
 /// The format of that name, or none.
 JITSER_API std::optional<Format> parse_format(std::string_view name);
 

@@ -59,7 +59,9 @@ int main(int argc, char** argv) {
                 jitser::format_name(format), bytes.size(), equal ? "ok" : "FAILED",
                 stats.tier == jitser::Tier::Compiled ? "compiled" : "interpreter");
     if (!s) std::printf("proto consumer: %s\n", s.to_string().c_str());
-    if (!equal || stats.tier != jitser::Tier::Compiled) ++failures;
+    if (!equal || (jitser::format_compiles(format) && stats.tier != jitser::Tier::Compiled)) {
+      ++failures;
+    }
   }
   return failures == 0 ? 0 : 3;
 }

@@ -26,6 +26,21 @@ if(NOT back STREQUAL "${doc}\n")
   message(FATAL_ERROR "JSON -> binary -> JSON changed the document:\n${doc}\n${back}")
 endif()
 
+# The same document through the Protobuf wire format, and a stream of its records.
+convert(${WORK}/in.json ${WORK}/out.pb json protobuf 0)
+convert(${WORK}/out.pb ${WORK}/back_pb.json protobuf json 0)
+file(READ ${WORK}/back_pb.json back_pb)
+if(NOT back_pb STREQUAL "${doc}\n")
+  message(FATAL_ERROR "JSON -> Protobuf -> JSON changed the document:\n${doc}\n${back_pb}")
+endif()
+file(WRITE ${WORK}/pb_records.ndjson "${doc}\n${doc}\n")
+convert(${WORK}/pb_records.ndjson ${WORK}/pb_records.bin json protobuf 0 --records)
+convert(${WORK}/pb_records.bin ${WORK}/pb_records.back protobuf json 0 --records)
+file(READ ${WORK}/pb_records.back pb_records_back)
+if(NOT pb_records_back STREQUAL "${doc}\n${doc}\n")
+  message(FATAL_ERROR "Protobuf records did not convert back:\n${pb_records_back}")
+endif()
+
 # The same value written otherwise: keys reversed, whitespace, an unknown key.
 file(WRITE ${WORK}/shuffled.json [=[
 { "extra": [1, {"x": null}],
