@@ -430,6 +430,8 @@ class Reader : Walk {
         ok = op(in, p, &value, again || merge);
       }
       if (!ok) return field_failed(in);
+      if (repeated_ && routine.oneofs)
+        drop_alternatives(routine, static_cast<std::uint32_t>(i), base);
     }
     // Containers that gained items from each appearance keep those read, and no more.
     for (std::uint32_t i = 0; i < items.size(); ++i) {
@@ -450,6 +452,22 @@ class Reader : Walk {
       apply_absent(*field.desc, base + in.offset);
     }
     return true;
+  }
+
+  // Formats with repeated keys: a field of a oneof just read empties the others of its group,
+  // as the last of them to come wins.
+  void drop_alternatives(const Routine& routine, std::uint32_t read, std::uint8_t* base) {
+    const std::string& group = plan_.fields[plan_.code[routine.begin + read].field].desc->oneof;
+    if (group.empty()) return;
+    for (std::uint32_t k = 0; k < routine.end - routine.begin; ++k) {
+      const Instr& other = plan_.code[routine.begin + k];
+      if (k == read || plan_.fields[other.field].desc->oneof != group) continue;
+      if (other.op == Op::Shared) {
+        other.type->shared_ops->reset(other.type, base + other.offset);
+      } else {
+        other.type->nullable_ops->reset(other.type, base + other.offset);
+      }
+    }
   }
 
   // Formats with repeated keys: the items a list or array holds already, to which a merge
