@@ -605,6 +605,8 @@ CodecStats DynCodec::stats() const {
     s.compile_ms = state_->compile_ms;
     s.ready_ms = state_->ready_ms;
     s.failure = state_->failure;
+  } else if (!format_compiles(s.format)) {
+    s.failure = state_->failure;  // set when the codec was made, and never again
   }
   return s;
 }

@@ -89,7 +89,7 @@ constexpr const char* kStatsUsage =
     "compile time (LLVM's work, or linking code from the cache), the time from creating the\n"
     "codec to running that code, the size of its machine code, and what the code cache did\n"
     "(with JITSER_CACHE_DIR set: hit, stored, or why not); then the simdjson kernels the JSON\n"
-    "reader runs.\n";
+    "reader runs. A format the JIT does not compile yet (Protobuf) shows as interp.\n";
 
 constexpr const char* kCacheUsage =
     "usage: jitser cache --dir DIR stats|clear\n"
@@ -315,9 +315,10 @@ int stats(int argc, char** argv) {
   std::printf("%-22s %-7s %-9s %-9s %9s %12s %9s %10s  %s\n", "type", "format", "state", "code",
               "first ms", "optimized ms", "ready ms", "code bytes", "cache");
   for (const CodecStats& s : engine.stats()) {
-    const char* state = s.jit == JitState::Compiled ? "compiled"
-                        : s.jit == JitState::Failed ? "failed"
-                                                    : "other";
+    const char* state = s.jit == JitState::Compiled  ? "compiled"
+                        : s.jit == JitState::Failed  ? "failed"
+                        : !format_compiles(s.format) ? "interp"
+                                                     : "other";
     // The cache in a word; the whole of what it did below, when that was not the usual.
     const bool stored = s.cache == "serialize: no file, stored; deserialize: no file, stored";
     const char* cache = s.cache.empty()                ? "-"

@@ -70,7 +70,7 @@ struct CodecStats {
   /// Calls where compiled code failed and the interpreter, rerun for the error, did not. Always
   /// zero unless the JIT has a bug; the tests and the fuzzer check it.
   std::uint64_t tier_disagreements = 0;
-  std::string failure;  // why compilation failed, when it did
+  std::string failure;  // why compilation failed, or why the codec's format is not compiled
   /// What the code cache did for this codec: empty without one; "hit" when both directions
   /// were linked from it; else, per direction, why not ("no file", "ignored a file: ...") and
   /// whether the compiled code was stored; "off: ..." when the directory was refused.
