@@ -364,9 +364,12 @@ class Reader : Walk {
 
   bool keyed_object(const Routine& routine, std::uint8_t* base, Slot* v, bool merge) {
     const std::uint32_t n = routine.end - routine.begin;
-    // Formats with repeated keys: the items each list or array field holds so far, and the
-    // refill of each map field.
-    std::vector<std::size_t> items;
+    // Formats with repeated keys: the items each list or array field holds so far (on the
+    // stack for all but the widest structs, made at the first such field), and the refill of
+    // each map field.
+    std::size_t inline_items[32];
+    std::vector<std::size_t> heap_items;
+    std::size_t* items = nullptr;
     std::unique_ptr<std::optional<MapRefill>[]> refills;
     // Which fields were read: a bitset on the stack for all but the widest structs.
     std::uint64_t inline_words[2] = {};
@@ -411,7 +414,11 @@ class Reader : Walk {
       std::uint8_t* p = base + in.offset;
       bool ok;
       if (repeated_ && (in.op == Op::List || in.op == Op::Array)) {
-        if (items.empty()) items.assign(n, kNotStarted);
+        if (!items) {
+          if (n > std::size(inline_items)) heap_items.resize(n);
+          items = n > std::size(inline_items) ? heap_items.data() : inline_items;
+          std::fill(items, items + n, kNotStarted);
+        }
         std::size_t& count = items[static_cast<std::size_t>(i)];
         if (count == kNotStarted) count = merge ? held_items(in, p) : 0;
         ok = more_items(in, p, &value, count);
@@ -434,7 +441,7 @@ class Reader : Walk {
         drop_alternatives(routine, static_cast<std::uint32_t>(i), base);
     }
     // Containers that gained items from each appearance keep those read, and no more.
-    for (std::uint32_t i = 0; i < items.size(); ++i) {
+    for (std::uint32_t i = 0; items && i < n; ++i) {
       if (items[i] == kNotStarted) continue;
       const Instr& in = plan_.code[routine.begin + i];
       if (!items_end(in, base + in.offset, items[i], v)) return field_failed(in);
