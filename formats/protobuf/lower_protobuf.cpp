@@ -19,8 +19,6 @@ const TypeDesc& unwrapped(const TypeDesc& type) {
   return *t;
 }
 
-bool is_message(const TypeDesc& t) { return t.kind == Kind::Struct; }
-
 // Values Protobuf has no place for as an element, a map value or what an optional holds
 // (a list of lists, an optional list, a list of optionals) go inside a message of one field.
 bool needs_wrapper(const TypeDesc& type) {
@@ -66,7 +64,8 @@ bool packable(const TypeDesc& element, IntEncoding encoding) {
 }
 
 // The encoding byte of one scalar value.
-std::uint8_t scalar_enc(const TypeDesc& t, IntEncoding encoding) {
+std::uint8_t scalar_enc(const TypeDesc& type, IntEncoding encoding) {
+  const TypeDesc& t = unwrapped(type);
   std::uint8_t enc = wire_type(t, encoding);
   if (encoding == IntEncoding::Zigzag && (t.kind == Kind::Int8 || t.kind == Kind::Int16 ||
                                           t.kind == Kind::Int32 || t.kind == Kind::Int64)) {
@@ -87,7 +86,8 @@ class ProtobufLowering : public Lowering {
 
   // The root routine: a message, the root struct's or one around a root of another kind.
   std::uint32_t root(const TypeDesc& root) {
-    if (is_message(unwrapped(root)) && !root.resolved().wrapper) return frame(root);
+    const TypeDesc& r = root.resolved();
+    if (r.kind == Kind::Struct && !r.wrapper) return frame(root);
     const std::uint32_t index = reserve(root);
     std::vector<Instr> body;
     body.push_back(Instr{.op = Op::Frame});

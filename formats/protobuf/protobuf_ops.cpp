@@ -88,16 +88,8 @@ class ProtobufWriter final : public FormatWriter {
         return true;
       }
       case Op::Decimal: {
-        const auto& d = *static_cast<const Decimal*>(p);
         const std::size_t mark = open_sized(out);
-        if (d.unscaled) {
-          tag(out, 1, wire::kVarint);
-          varint(out, wire::zigzag(d.unscaled));
-        }
-        if (d.scale) {
-          tag(out, 2, wire::kVarint);
-          varint(out, wire::zigzag(d.scale));
-        }
+        write_decimal(out, *static_cast<const Decimal*>(p));
         close_sized(out, mark);
         return true;
       }
@@ -252,7 +244,11 @@ class ProtobufReader final : public FormatReader {
         if (n) std::memcpy(ops.data(in.type, slot), v.p, n);
         return true;
       }
-      case Op::Decimal: return decimal(v, *static_cast<Decimal*>(slot), f);
+      case Op::Decimal: {
+        ReadFailure fail;
+        if (read_decimal(v.p, v.end, *static_cast<Decimal*>(slot), fail)) return true;
+        return failed(fail, f);
+      }
       case Op::Time: return time(*in.type, v, *static_cast<std::int64_t*>(slot), f);
       case Op::Dynamic: {
         ReadFailure fail;
@@ -416,7 +412,7 @@ class ProtobufReader final : public FormatReader {
     return true;
   }
 
-  // The fields of a small message of varints (Decimal, Timestamp, Duration), by number.
+  // The fields of Timestamp and Duration, varints by number.
   template <class Each>
   bool varint_fields(const FieldValue& v, Fault& f, Each each) {
     ReadFailure fail;
@@ -432,22 +428,6 @@ class ProtobufReader final : public FormatReader {
       if (!each(field)) return false;
     }
     return true;
-  }
-
-  bool decimal(const FieldValue& v, Decimal& d, Fault& f) {
-    d = Decimal{};
-    return varint_fields(v, f, [&](const FieldValue& field) {
-      const std::int64_t x = wire::unzigzag(field.bits);
-      if (field.number == 1) {
-        d.unscaled = x;
-        return true;
-      }
-      if (x < INT32_MIN || x > INT32_MAX) {
-        return f.set(Errc::out_of_range, "a decimal's scale past 32 bits", at(field.p));
-      }
-      d.scale = static_cast<std::int32_t>(x);
-      return true;
-    });
   }
 
   bool time(const TypeDesc& t, const FieldValue& v, std::int64_t& ticks, Fault& f) {

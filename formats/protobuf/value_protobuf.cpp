@@ -51,27 +51,31 @@ bool expect(const FieldValue& f, wire::WireType type, ReadFailure& fail) {
                   f.p);
 }
 
-bool read_decimal(const FieldValue& f, Decimal& d, ReadFailure& fail) {
+}  // namespace
+
+void write_decimal(Buffer& out, const Decimal& d) {
+  if (d.unscaled) put_varint(out, 1, wire::zigzag(d.unscaled));
+  if (d.scale) put_varint(out, 2, wire::zigzag(d.scale));
+}
+
+bool read_decimal(const std::uint8_t* p, const std::uint8_t* end, Decimal& d, ReadFailure& fail) {
   d = Decimal{};
-  for (const std::uint8_t* p = f.p; p != f.end;) {
+  while (p != end) {
     FieldValue g;
-    if (!next_field(p, f.end, g, 1, fail)) return false;
-    if (g.number == 1 && expect(g, wire::kVarint, fail)) {
-      d.unscaled = wire::unzigzag(g.bits);
-    } else if (g.number == 2 && expect(g, wire::kVarint, fail)) {
-      const std::int64_t s = wire::unzigzag(g.bits);
-      if (s < INT32_MIN || s > INT32_MAX) {
-        return fail.set(Errc::out_of_range, "a decimal's scale past 32 bits", g.p);
-      }
-      d.scale = static_cast<std::int32_t>(s);
-    } else if (fail.code != Errc::ok) {
-      return false;
+    if (!next_field(p, end, g, 1, fail)) return false;
+    if (g.number != 1 && g.number != 2) continue;
+    if (!expect(g, wire::kVarint, fail)) return false;
+    const std::int64_t x = wire::unzigzag(g.bits);
+    if (g.number == 1) {
+      d.unscaled = x;
+    } else if (x < INT32_MIN || x > INT32_MAX) {
+      return fail.set(Errc::out_of_range, "a decimal's scale past 32 bits", g.p);
+    } else {
+      d.scale = static_cast<std::int32_t>(x);
     }
   }
   return true;
 }
-
-}  // namespace
 
 Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
   switch (v.type()) {
@@ -92,11 +96,9 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       put_text(out, kBytes, v.as_bytes().data(), v.as_bytes().size());
       return Errc::ok;
     case Value::Type::Decimal: {
-      const Decimal d = v.as_decimal();
       put_tag(out, kDecimal, wire::kLen);
       const std::size_t mark = open_sized(out);
-      if (d.unscaled) put_varint(out, 1, wire::zigzag(d.unscaled));
-      if (d.scale) put_varint(out, 2, wire::zigzag(d.scale));
+      write_decimal(out, v.as_decimal());
       close_sized(out, mark);
       return Errc::ok;
     }
@@ -176,7 +178,7 @@ bool read_value(const std::uint8_t* p, const std::uint8_t* end, Value& v, std::u
         break;
       case kDecimal: {
         Decimal d;
-        if (!expect(f, wire::kLen, fail) || !read_decimal(f, d, fail)) return false;
+        if (!expect(f, wire::kLen, fail) || !read_decimal(f.p, f.end, d, fail)) return false;
         v = Value(d);
         break;
       }
