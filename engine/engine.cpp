@@ -106,6 +106,7 @@ struct CodecState {
   std::atomic<std::uint64_t> interpreter_calls{0};
   std::atomic<std::uint64_t> compiled_calls{0};
   std::atomic<std::uint64_t> disagreements{0};
+  std::atomic<std::uint64_t> declined{0};
 
   // Written once by the compiling thread under compile_mutex, before `jit` says Compiled/Failed.
   std::mutex compile_mutex;
@@ -516,16 +517,24 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
     ReadContext ctx;
     ctx.max_depth = state_->run.max_depth;
     ctx.padding = padded.padding;
-    const std::uint8_t* end = input.data() + input.size();
+    // Compiled code returns null for failure, so empty input (whole in Protobuf) gets an
+    // address of its own.
+    static constexpr std::uint8_t kNothing = 0;
+    const std::uint8_t* begin = input.empty() ? &kNothing : input.data();
+    const std::uint8_t* end = begin + input.size();
     const std::uint8_t* stop =
-        code->deserialize(&ctx, input.data(), end, static_cast<std::uint8_t*>(object));
+        code->deserialize(&ctx, begin, end, static_cast<std::uint8_t*>(object));
     if (stop && stop == end) return Status();
     // Objects this call created may form cycles through shared_ptr the caller cannot see;
     // emptying each one breaks them, as the interpreter does on failure.
     for (const auto& r : ctx.refs) r.holder->shared_ops->clear_object(r.holder, r.object.get());
     Status status =
         interpret_deserialize(state_->deserialize, state_->run, input, padded.padding, object);
-    if (status.ok()) bump(state_->disagreements);
+    if (ctx.declined) {
+      bump(state_->declined);
+    } else if (status.ok()) {
+      bump(state_->disagreements);
+    }
     return status;
   }
   bump(state_->interpreter_calls);
@@ -596,6 +605,7 @@ CodecStats DynCodec::stats() const {
   s.interpreter_calls = state_->interpreter_calls.load(std::memory_order_relaxed);
   s.compiled_calls = state_->compiled_calls.load(std::memory_order_relaxed);
   s.tier_disagreements = state_->disagreements.load(std::memory_order_relaxed);
+  s.declined_calls = state_->declined.load(std::memory_order_relaxed);
   if (auto kernel = format_entry(s.format).reader_kernel) s.reader_kernel = kernel();
   if (s.jit == JitState::Compiled || s.jit == JitState::Failed) {
     // The compiling thread wrote these before publishing the state; the lock orders the reads.

@@ -54,6 +54,17 @@ void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
 
 bool jitser_rt_missing(const FieldDesc* field, void* slot) { return apply_missing(*field, slot); }
 
+void jitser_rt_absent(const FieldDesc* field, void* slot) { apply_absent(*field, slot); }
+
+bool jitser_rt_decline(ReadContext* ctx) {
+  ctx->declined = true;
+  return false;
+}
+
+bool jitser_rt_absent_value(const FieldDesc* field, const void* slot) {
+  return equals_absent(*field, slot);
+}
+
 bool jitser_rt_oneofs(const TypeDesc* type, const void* base) {
   return oneof_conflict(*type, base) == nullptr;
 }
@@ -70,6 +81,9 @@ std::span<const HelperSymbol> runtime_helpers() {
       {"jitser_rt_shared_earlier", reinterpret_cast<void*>(&jitser_rt_shared_earlier)},
       {"jitser_rt_shared_new", reinterpret_cast<void*>(&jitser_rt_shared_new)},
       {"jitser_rt_missing", reinterpret_cast<void*>(&jitser_rt_missing)},
+      {"jitser_rt_absent", reinterpret_cast<void*>(&jitser_rt_absent)},
+      {"jitser_rt_decline", reinterpret_cast<void*>(&jitser_rt_decline)},
+      {"jitser_rt_absent_value", reinterpret_cast<void*>(&jitser_rt_absent_value)},
       {"jitser_rt_oneofs", reinterpret_cast<void*>(&jitser_rt_oneofs)},
   };
   return helpers;

@@ -54,6 +54,10 @@ struct WriteContext {
   std::vector<const void*> open;
 };
 
+/// Where compiled code finds WriteContext::out, and in the Buffer its data pointer (offset 0),
+/// the origin of the offsets at which formats that size values left room for a size.
+inline constexpr std::size_t kWriteContextOut = 8;
+
 struct ReadContext {
   ReadContext() = default;
   ReadContext(const ReadContext&) = delete;
@@ -75,6 +79,9 @@ struct ReadContext {
   // the compiled entry and destroyed with the context by close_input.
   alignas(16) unsigned char input[128];
   void (*close_input)(void* input) = nullptr;
+  // Compiled code met input it leaves to the interpreter (jitser_rt_decline): the failure it
+  // returns is not one, and the engine reads the input again with the interpreter.
+  bool declined = false;
 };
 
 /// A compiled routine. Serialize: writes the object at `base`; deserialize: reads into it and
@@ -127,6 +134,15 @@ void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
                            std::uint32_t identity);
 /// A field the input left out: its default, or false when it is required.
 bool jitser_rt_missing(const FieldDesc* field, void* slot);
+/// The same in formats where no field is required (FormatTraits::repeated_keys): its default,
+/// else empty or zero.
+void jitser_rt_absent(const FieldDesc* field, void* slot);
+/// Leaves this input to the interpreter, for a path compiled code does not take (a message
+/// that appears twice and merges); returns false, which compiled code returns too.
+bool jitser_rt_decline(ReadContext* ctx);
+/// Formats that write fields only when they hold something other than what a reader makes of
+/// them absent (PlanField::omit_absent): whether the field at `slot` is left out.
+bool jitser_rt_absent_value(const FieldDesc* field, const void* slot);
 /// Written or read: false when two fields of one oneof of the struct at `base` hold a value.
 bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 }
@@ -136,8 +152,9 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 /// helper of the format. A put writes one value at `out` into room the caller reserved (as the
 /// format's WriteBound says) and returns the end, or null for a value the format refuses:
 ///
-///   put_frame(out, u64 fingerprint, bool with_fingerprint)   the framing before the root
-///   put_bool(out, u8 v)            put_enum(out, i64 v)      (formats writing enums as integers)
+///   put_frame(out, u64 fingerprint, bool with_fingerprint, u32 enc)   the framing before the root
+///   put_bool(out, u8 v)            put_enum(out, i64 v)      (formats writing closed enums as
+///                                  integers; open ones are written by put_int and put_uint)
 ///   put_int(out, i64 v, u32 width, u32 enc)   put_uint(out, u64 v, u32 width, u32 enc)
 ///   put_float(out, float v, u32 enc)   put_double(out, double v, u32 enc)
 ///   put_string(out, const char* data, size_t n)    data: a std::string's storage (16 readable)
@@ -151,7 +168,10 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///
 ///   write_value(ctx, cursor, limit, const Value*)
 ///   write_map(ctx, cursor, limit, const void* map, const TypeDesc*, u32 enc, WriteFn key,
-///             WriteFn value)
+///             WriteFn value, const u8* item_key, size_t item_key_size)   item_key: the field's
+///             key, written before each entry (PlanField::key_per_item), else empty
+///   close_sized(ctx, cursor, limit, u64 mark)   formats that size values (size_reserve): fills
+///             in the size of what follows the room left at offset `mark` of the output
 ///   write_bool_list(ctx, cursor, limit, const void* list, const TypeDesc*, u64 n)  the elements
 ///
 /// A reader works on Slots (formats/ops.h) that only the format reads: a value, an iterator, or
@@ -161,7 +181,8 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///
 ///   open(ctx, const u8* p, const u8* end, Slot* root)   finish(ctx, Slot* root)
 ///   get_frame(Slot*, u64 fingerprint, bool require)
-///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (formats reading enums as integers)
+///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (formats reading closed enums
+///                                  as integers; open ones are read by get_int and get_uint)
 ///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
 ///                                  (a value that does not fit `width` bytes fails)
 ///   get_float(Slot*, float* out, u32 enc)   get_double(Slot*, double* out, u32 enc)
@@ -173,9 +194,11 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///   get_null(Slot*, u8* is_null)   get_shared(Slot*, u32* ref, u32* id)   (kShared*)
 ///   begin_list(Slot*, Slot* iterator, u64* count, u32 op, u32 enc, u32 min_item_bytes)
 ///                                  count-prefixed formats set *count (an array's is preset)
-///   next_element(Slot* iterator, Slot* element) -> i32   1 an element, 0 the end, -1 failure
+///   next_element(Slot* iterator, Slot* element, u32 enc) -> i32   1 an element, 0 the end,
+///                                  -1 failure; enc: the list's
 ///   keyed formats: begin_object(Slot*, Slot* iterator),
-///                  next_field(Slot* iterator, Slot* value, const char** raw_key) -> i32,
+///                  next_field(Slot* iterator, Slot* value, const char** raw_key,
+///                             u32 max_depth) -> i32   (max_depth bounds what it skips whole),
 ///                  find_field(const char* raw_key, const FieldDesc* const*, u32 n) -> i32
 ///                  (the field a key names when its raw bytes matched no PlanField::match:
 ///                  -1 none, -2 malformed), skip(Slot* value)
@@ -185,6 +208,9 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///
 ///   read_value(ctx, Slot*, Value*)   read_bool_list(Slot*, void* list, const TypeDesc*, u32 enc)
 ///   read_map(ctx, Slot*, void* map, const TypeDesc*, const Instr* key, u32 enc, u32 min_entry,
-///            SlotReadFn key, SlotReadFn value)
+///            SlotReadFn key, SlotReadFn value, void* refill)   in formats with repeated
+///            keys, one appearance of the field, whose entries replace those of the same key,
+///            read into the map's refill (MapOps), which compiled code begins at the field's
+///            first appearance and ends after the object; elsewhere refill is null
 
 }  // namespace jitser

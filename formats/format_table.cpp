@@ -13,6 +13,7 @@
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "formats/protobuf/lower_protobuf.h"
+#include "formats/protobuf/protobuf_helpers.h"
 #include "formats/protobuf/protobuf_ops.h"
 
 extern "C" {
@@ -23,11 +24,16 @@ extern const std::size_t jitser_binary_kernel_bitcode_size;
 extern const unsigned char jitser_json_kernel_bitcode[];
 extern const std::size_t jitser_json_kernel_bitcode_size;
 extern const std::uint64_t jitser_json_kernel_layout;
+extern const unsigned char jitser_protobuf_kernel_bitcode[];
+extern const std::size_t jitser_protobuf_kernel_bitcode_size;
+extern const std::uint64_t jitser_protobuf_kernel_layout;
 // Defined by the kernels, compiled natively: their functions by name.
 extern const jitser::HelperSymbol jitser_binary_kernel_functions[];
 extern const std::size_t jitser_binary_kernel_function_count;
 extern const jitser::HelperSymbol jitser_json_kernel_functions[];
 extern const std::size_t jitser_json_kernel_function_count;
+extern const jitser::HelperSymbol jitser_protobuf_kernel_functions[];
+extern const std::size_t jitser_protobuf_kernel_function_count;
 }
 
 namespace jitser {
@@ -59,6 +65,21 @@ constexpr const char* kBinaryInlined[] = {
     "jitser_binary_get_enum",     "jitser_binary_get_decimal",    "jitser_binary_get_time",
     "jitser_binary_get_null",     "jitser_binary_get_shared",     "jitser_binary_begin_list"};
 
+// Every function of the Protobuf kernel: its rules, a few instructions each in the common case,
+// with what is rare (a length past 127 bytes, a group, a long or non-ASCII string) out of line.
+constexpr const char* kProtobufInlined[] = {
+    "jitser_protobuf_put_frame",   "jitser_protobuf_put_bool",       "jitser_protobuf_put_int",
+    "jitser_protobuf_put_uint",    "jitser_protobuf_put_float",      "jitser_protobuf_put_double",
+    "jitser_protobuf_put_string",  "jitser_protobuf_put_bytes",      "jitser_protobuf_put_decimal",
+    "jitser_protobuf_put_time",    "jitser_protobuf_put_begin_list", "jitser_protobuf_put_end_list",
+    "jitser_protobuf_close_sized", "jitser_protobuf_open",           "jitser_protobuf_finish",
+    "jitser_protobuf_get_frame",   "jitser_protobuf_get_bool",       "jitser_protobuf_get_int",
+    "jitser_protobuf_get_uint",    "jitser_protobuf_get_float",      "jitser_protobuf_get_double",
+    "jitser_protobuf_get_string",  "jitser_protobuf_get_bytes",      "jitser_protobuf_get_null",
+    "jitser_protobuf_get_shared",  "jitser_protobuf_begin_object",   "jitser_protobuf_next_field",
+    "jitser_protobuf_find_field",  "jitser_protobuf_skip",           "jitser_protobuf_begin_list",
+    "jitser_protobuf_next_element"};
+
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
           .layout_symbol = nullptr,
@@ -73,6 +94,14 @@ FormatKernel json_kernel() {
           .layout = jitser_json_kernel_layout,
           .inlined = kJsonInlined,
           .functions = {jitser_json_kernel_functions, jitser_json_kernel_function_count}};
+}
+
+FormatKernel protobuf_kernel() {
+  return {.bitcode = {jitser_protobuf_kernel_bitcode, jitser_protobuf_kernel_bitcode_size},
+          .layout_symbol = "jitser_protobuf_kernel_layout",
+          .layout = jitser_protobuf_kernel_layout,
+          .inlined = kProtobufInlined,
+          .functions = {jitser_protobuf_kernel_functions, jitser_protobuf_kernel_function_count}};
 }
 
 void json_finish_write(const RunOptions& options, Buffer& out) {
@@ -115,10 +144,10 @@ constexpr FormatEntry kFormats[] = {
      .writer = protobuf_writer,
      .reader = protobuf_reader,
      .slot_bytes = sizeof(Slot),
-     .write_bound = nullptr,
+     .write_bound = protobuf_write_bound,
      .enum_text = nullptr,
-     .helpers = nullptr,
-     .kernel = nullptr},
+     .helpers = protobuf_helpers,
+     .kernel = protobuf_kernel},
 };
 
 static_assert(

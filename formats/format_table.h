@@ -43,6 +43,9 @@ struct WriteBound {
   std::uint32_t per_byte_div = 1;
   std::uint32_t close = 0;
   bool fallible = false;  // the put may refuse the value, returning null (JSON: a NaN)
+  /// A list or array whose elements' bytes are prefixed by their size, for which the writer
+  /// leaves FormatTraits::size_reserve bytes (Protobuf's packed runs).
+  bool sized = false;
 };
 
 struct FormatEntry {
@@ -71,7 +74,7 @@ struct FormatEntry {
   std::string (*enum_text)(std::string_view name);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
-  /// The kernel; null for a format the JIT does not compile yet, whose codecs stay on the
+  /// The kernel; null for a format the JIT does not compile, whose codecs stay on the
   /// interpreter (with write_bound and helpers null too).
   FormatKernel (*kernel)();
 };

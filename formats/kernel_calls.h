@@ -17,6 +17,9 @@
       reinterpret_cast<const void*>(&jitser_rt_shared_earlier), \
       reinterpret_cast<const void*>(&jitser_rt_shared_new),     \
       reinterpret_cast<const void*>(&jitser_rt_missing),        \
+      reinterpret_cast<const void*>(&jitser_rt_absent),         \
+      reinterpret_cast<const void*>(&jitser_rt_decline),        \
+      reinterpret_cast<const void*>(&jitser_rt_absent_value),   \
       reinterpret_cast<const void*>(&jitser_rt_oneofs)
 
 /// A kernel's table of its own functions by name, jitser_<format>_kernel_functions and its

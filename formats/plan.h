@@ -96,6 +96,13 @@ struct FormatTraits {
   /// container gains the items of each appearance. Fields the input leaves out take their
   /// default, else their empty or zero value; none is required.
   bool repeated_keys = false;
+  /// Nested objects are written after room of this many bytes for their size, which the
+  /// writer fills in after them (Protobuf's length-delimited messages); the document's own
+  /// object has none. 0: objects carry no size.
+  std::uint8_t size_reserve = 0;
+  /// Enums are open (Protobuf): any value their integer holds is written and read, declared
+  /// or not, as an integer of the enum's width.
+  bool open_enums = false;
 
   /// The bytes a writer puts around values, empty where the format puts none: compiled code
   /// stores them as constants and merges those that meet.

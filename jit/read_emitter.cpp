@@ -137,8 +137,9 @@ class ReadEmitter : public EmitterBase {
 
   // ---- values ---------------------------------------------------------------------------
 
-  // Reads the value in `slot` into `p` as `in` says.
-  void value(const Instr& in, Value* slot, Value* p) {
+  // Reads the value in `slot` into `p` as `in` says; a map of a format with repeated keys into
+  // `refill`.
+  void value(const Instr& in, Value* slot, Value* p, Value* refill = nullptr) {
     Value* context = fn_->getArg(0);
     switch (in.op) {
       case Op::Frame:
@@ -167,7 +168,11 @@ class ReadEmitter : public EmitterBase {
         check("get_bytes", {ptr_, ptr_, ptr_}, {slot, p, const_ptr(in.type)}, 0);
         return;
       case Op::Enum:
-        if (format_.enum_text) {
+        if (plan_.traits.open_enums) {
+          Value* v = get(enum_unsigned(*in.type) ? "get_uint" : "get_int", slot, i64_, {i32_, i32_},
+                         {c32(in.width), c32(in.enc)});
+          store(b_.CreateTrunc(v, int_type(in.width)), p, 0);
+        } else if (format_.enum_text) {
           enum_name(in, slot, p);
         } else {
           Value* v = get("get_enum", slot, i64_);
@@ -197,9 +202,10 @@ class ReadEmitter : public EmitterBase {
             plan_.routines[in.a].min_wire_bytes + plan_.routines[in.b].min_wire_bytes;
         const Instr& key = plan_.code[plan_.routines[in.a].begin];
         enter(context);  // a level of nesting, empty or not
-        check("read_map", {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, i32_, ptr_, ptr_},
+        check("read_map", {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, i32_, ptr_, ptr_, ptr_},
               {context, slot, p, const_ptr(in.type), const_ptr(&key), c32(in.enc), c32(min_entry),
-               routines_[in.a], routines_[in.b]},
+               routines_[in.a], routines_[in.b],
+               refill ? refill : llvm::ConstantPointerNull::get(ptr_)},
               1);
         leave(context);
         return;
@@ -267,17 +273,17 @@ class ReadEmitter : public EmitterBase {
     b_.SetInsertPoint(done);
   }
 
-  // Runs `each(element slot)` for every element of the container in `slot`, until its end.
+  // Runs `each(element slot)` for every element of the list or array `in`, until its end.
   template <class Each>
-  void each_element(Value* iterator, Each each) {
+  void each_element(const Instr& in, Value* iterator, Each each) {
     Value* element = new_slot("element");
     BasicBlock* loop = block("element");
     BasicBlock* body = block("element.read");
     BasicBlock* done = block("elements.done");
     b_.CreateBr(loop);
     b_.SetInsertPoint(loop);
-    Value* status = b_.CreateCall(helper(kernel("next_element").c_str(), i32_, {ptr_, ptr_}),
-                                  {iterator, element});
+    Value* status = b_.CreateCall(helper(kernel("next_element").c_str(), i32_, {ptr_, ptr_, i32_}),
+                                  {iterator, element, c32(in.enc)});
     llvm::SwitchInst* sw = b_.CreateSwitch(status, fail_, 2);
     sw->addCase(c32(1), body);
     sw->addCase(c32(0), done);
@@ -331,7 +337,7 @@ class ReadEmitter : public EmitterBase {
     Value* have = local(i64_, "have");
     b_.CreateStore(c64(0), count);
     b_.CreateStore(size(), have);
-    each_element(iterator, [&](Value* element) {
+    each_element(in, iterator, [&](Value* element) {
       Value* i = b_.CreateLoad(i64_, count);
       BasicBlock* grow = block("list.grow");
       BasicBlock* ready = block("list.ready");
@@ -367,7 +373,7 @@ class ReadEmitter : public EmitterBase {
     }
     Value* count = local(i64_, "read");
     b_.CreateStore(c64(0), count);
-    each_element(iterator, [&](Value* element) {
+    each_element(in, iterator, [&](Value* element) {
       Value* i = b_.CreateLoad(i64_, count);
       fail_if(b_.CreateICmpUGE(i, c64(in.count)));  // more elements than the array holds
       call_routine(in.a, element, b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(i, c64(stride))));
@@ -448,6 +454,19 @@ class ReadEmitter : public EmitterBase {
       b_.CreateStore(c64(0), seen.back());
     }
     b_.CreateStore(c32(0), expected);
+    // Formats with repeated keys: the items each list or array field has read so far, and
+    // each map field's refill, from its first appearance to the object's end.
+    std::vector<Value*> items(n, nullptr);
+    std::vector<Value*> refills(n, nullptr);
+    for (std::uint32_t i = 0; repeated_ && i < n; ++i) {
+      const Instr& in = plan_.code[routine.begin + i];
+      if (in.op == Op::Map) {
+        refills[i] = local(llvm::ArrayType::get(i8_, kMapRefillSize), "refill", 16);
+      } else if (gains_items(in)) {
+        items[i] = local(i64_, "items");
+        b_.CreateStore(c64(0), items[i]);
+      }
+    }
     check("begin_object", {ptr_, ptr_}, {value, it}, 0);
 
     BasicBlock* next = block("object.next");
@@ -460,8 +479,9 @@ class ReadEmitter : public EmitterBase {
     b_.CreateBr(next);
 
     b_.SetInsertPoint(next);
-    Value* status = b_.CreateCall(helper(kernel("next_field").c_str(), i32_, {ptr_, ptr_, ptr_}),
-                                  {it, field, raw_at});
+    Value* status =
+        b_.CreateCall(helper(kernel("next_field").c_str(), i32_, {ptr_, ptr_, ptr_, i32_}),
+                      {it, field, raw_at, c32(options_.max_depth)});
     llvm::SwitchInst* step = b_.CreateSwitch(status, fail_, 2);
     step->addCase(c32(1), have);
     step->addCase(c32(0), finish);
@@ -507,15 +527,53 @@ class ReadEmitter : public EmitterBase {
     check("skip", {ptr_}, {field}, 0);
     b_.CreateBr(next);
 
+    Value* context = fn_->getArg(0);
     for (std::uint32_t i = 0; i < n; ++i) {
       b_.SetInsertPoint(handle[i]);
+      const Instr& in = plan_.code[routine.begin + i];
+      const PlanField& plan_field = plan_.fields[in.field];
+      Value* p = at(base, in.offset);
       Value* word = b_.CreateLoad(i64_, seen[i / 64]);
       Value* bit = c64(std::uint64_t{1} << (i % 64));
-      fail_if(b_.CreateICmpNE(b_.CreateAnd(word, bit), c64(0)));  // a duplicate key
+      Value* again = b_.CreateICmpNE(b_.CreateAnd(word, bit), c64(0));
+      if (!repeated_) {
+        fail_if(again);  // a duplicate key
+      } else if (merges(in)) {
+        // An object read again merges into the one read before: the interpreter does that.
+        BasicBlock* decline = block("object.merge");
+        BasicBlock* first = block("object.first");
+        b_.CreateCondBr(again, decline, first, unlikely());
+        b_.SetInsertPoint(decline);
+        b_.CreateCall(helper("jitser_rt_decline", i1(), {ptr_}), {context});
+        b_.CreateBr(fail_);
+        b_.SetInsertPoint(first);
+      } else if (in.op == Op::Map || (in.op == Op::List && !in.type->list_ops->data)) {
+        // A map's or bool list's first appearance replaces what it held; later ones add to it.
+        BasicBlock* empty = block("items.empty");
+        BasicBlock* ready = block("items.ready");
+        b_.CreateCondBr(again, ready, empty);
+        b_.SetInsertPoint(empty);
+        if (in.op == Op::Map) {
+          call_host(reinterpret_cast<const void*>(in.type->map_ops->refill_begin),
+                    FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}, false),
+                    {const_ptr(in.type), p, refills[i], c64(UINT64_MAX)});
+        } else {
+          call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
+                    FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
+                    {const_ptr(in.type), p, c64(0)});
+        }
+        b_.CreateBr(ready);
+        b_.SetInsertPoint(ready);
+      }
       b_.CreateStore(b_.CreateOr(word, bit), seen[i / 64]);
-      const Instr& in = plan_.code[routine.begin + i];
-      this->value(in, field, at(base, in.offset));
-      b_.CreateStore(c32(i + 1), expected);
+      if (items[i]) {
+        more_items(in, field, p, items[i]);
+      } else {
+        this->value(in, field, p, refills[i]);
+      }
+      if (repeated_ && routine.oneofs) drop_alternatives(routine, i, base);
+      // A key that comes once per item is likely to come again next.
+      b_.CreateStore(c32(plan_field.key_per_item ? i : i + 1), expected);
       b_.CreateBr(next);
     }
 
@@ -523,20 +581,145 @@ class ReadEmitter : public EmitterBase {
     for (std::uint32_t i = 0; i < n; ++i) {
       const Instr& in = plan_.code[routine.begin + i];
       BasicBlock* absent = block("missing");
+      BasicBlock* present = block("present");
       BasicBlock* done = block("missing.done");
       Value* word = b_.CreateLoad(i64_, seen[i / 64]);
       Value* bit = c64(std::uint64_t{1} << (i % 64));
-      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, done);
+      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, present);
       b_.SetInsertPoint(absent);
-      rt_check("jitser_rt_missing", {ptr_, ptr_},
-               {const_ptr(plan_.fields[in.field].desc), at(base, in.offset)});
+      const FieldDesc* desc = plan_.fields[in.field].desc;
+      if (repeated_) {
+        b_.CreateCall(helper("jitser_rt_absent", Type::getVoidTy(ctx_), {ptr_, ptr_}),
+                      {const_ptr(desc), at(base, in.offset)});
+      } else {
+        rt_check("jitser_rt_missing", {ptr_, ptr_}, {const_ptr(desc), at(base, in.offset)});
+      }
+      b_.CreateBr(done);
+      b_.SetInsertPoint(present);
+      if (items[i]) items_end(in, at(base, in.offset), b_.CreateLoad(i64_, items[i]));
+      if (refills[i]) {
+        // Ended here, the refill is forgotten, so that a failure after it does not end it again.
+        end_refill(in, refills[i]);
+        b_.CreateStore(
+            b_.CreateAnd(b_.CreateLoad(i64_, seen[i / 64]), c64(~(std::uint64_t{1} << (i % 64)))),
+            seen[i / 64]);
+      }
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
     }
+    // A failure ends the refills begun, as the interpreter's do.
+    if (std::find_if(refills.begin(), refills.end(), [](Value* v) { return v; }) == refills.end()) {
+      return;
+    }
+    BasicBlock* resume = b_.GetInsertBlock();
+    fail_->getTerminator()->eraseFromParent();
+    b_.SetInsertPoint(fail_);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!refills[i]) continue;
+      BasicBlock* begun = block("fail.refill");
+      BasicBlock* done = block("fail.refill.done");
+      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
+      Value* bit = c64(std::uint64_t{1} << (i % 64));
+      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), done, begun);
+      b_.SetInsertPoint(begun);
+      end_refill(plan_.code[routine.begin + i], refills[i]);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
+    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
+    b_.SetInsertPoint(resume);
+  }
+
+  void end_refill(const Instr& in, Value* refill) {
+    call_host(reinterpret_cast<const void*>(in.type->map_ops->refill_end),
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
+              {const_ptr(in.type), refill});
+  }
+
+  // ---- repeated keys --------------------------------------------------------------------
+
+  // A list or array field that gains the items of each appearance (a list of bools is read by
+  // its helper, which adds to it).
+  static bool gains_items(const Instr& in) {
+    return (in.op == Op::List && in.type->list_ops->data) || in.op == Op::Array;
+  }
+
+  // Whether reading the field again merges into what it holds: a nested object.
+  bool merges(const Instr& in) const {
+    return in.op == Op::Struct || (in.op == Op::Nullable && plan_.routines[in.a].object);
+  }
+
+  // One appearance of a list or array field: its items from index *count on, as one level of
+  // nesting; a list grows by doubling, an array fails past its size.
+  void more_items(const Instr& in, Value* slot, Value* p, Value* count) {
+    Value* context = fn_->getArg(0);
+    const std::uint64_t stride = element_of(in).size;
+    enter(context);
+    Value* iterator = new_slot("items");
+    begin_list(in, slot, iterator);
+    const ListOps* ops = in.type->list_ops;
+    each_element(in, iterator, [&](Value* element) {
+      Value* i = b_.CreateLoad(i64_, count);
+      Value* data = p;
+      if (in.op == Op::Array) {
+        fail_if(b_.CreateICmpUGE(i, c64(in.count)));  // more elements than the array holds
+      } else {
+        Value* have = list_size(p, stride);
+        BasicBlock* grow = block("items.grow");
+        BasicBlock* ready = block("items.ready");
+        b_.CreateCondBr(b_.CreateICmpUGE(i, have), grow, ready);
+        b_.SetInsertPoint(grow);
+        Value* doubled = b_.CreateMul(have, c64(2));
+        Value* wanted = b_.CreateAdd(i, c64(1));
+        call_host(reinterpret_cast<const void*>(ops->resize),
+                  FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
+                  {const_ptr(in.type), p,
+                   b_.CreateSelect(b_.CreateICmpUGT(doubled, wanted), doubled, wanted)});
+        b_.CreateBr(ready);
+        b_.SetInsertPoint(ready);
+        data = load(ptr_, p, 0);
+      }
+      call_routine(in.a, element, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
+      b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
+    });
+    leave(context);
+  }
+
+  // After the object: a list keeps the items read, and an array must have them all.
+  void items_end(const Instr& in, Value* p, Value* n) {
+    if (in.op == Op::Array) {
+      fail_if(b_.CreateICmpNE(n, c64(in.count)));
+      return;
+    }
+    call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
+              {const_ptr(in.type), p, n});
+  }
+
+  // A field of a oneof just read empties the others of its group, as the last to come wins.
+  void drop_alternatives(const Routine& routine, std::uint32_t read, Value* base) {
+    const std::string& group = plan_.fields[plan_.code[routine.begin + read].field].desc->oneof;
+    if (group.empty()) return;
+    for (std::uint32_t k = 0; k < routine.end - routine.begin; ++k) {
+      const Instr& other = plan_.code[routine.begin + k];
+      if (k == read || plan_.fields[other.field].desc->oneof != group) continue;
+      const void* reset = other.op == Op::Shared
+                              ? reinterpret_cast<const void*>(other.type->shared_ops->reset)
+                              : reinterpret_cast<const void*>(other.type->nullable_ops->reset);
+      call_host(reset, FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
+                {const_ptr(other.type), at(base, other.offset)});
+    }
+  }
+
+  // A std::vector's size: its begin and end.
+  Value* list_size(Value* p, std::uint64_t stride) {
+    return b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, p, 8), load(ptr_, p, 0)),
+                              c64(stride));
   }
 
   const std::span<const char* const> inlined_;
   const bool counted_;
+  const bool repeated_ = plan_.traits.repeated_keys;
   llvm::ArrayType* slot_type_;
   FunctionType* fn_type_;
   const std::vector<bool> recursive_;

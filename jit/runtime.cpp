@@ -44,9 +44,15 @@ bool std_layouts_match() {
   std::optional<std::int32_t> oi;
   std::optional<double> od;
   const WriteContext write_context;
+  Buffer buffer;
+  buffer.reserve(1);
   const ReadContext read_context{};
   // Compiled code counts nesting at the start of its context.
   return static_cast<const void*>(&write_context) == &write_context.depth &&
+         reinterpret_cast<const char*>(&write_context.out) -
+                 reinterpret_cast<const char*>(&write_context) ==
+             kWriteContextOut &&
+         word_at(buffer, 0) == buffer.data() &&
          static_cast<const void*>(&read_context) == &read_context.depth &&
          sizeof(std::string) == 32 && word_at(local, 0) == local.data() && size_at(local, 8) == 3 &&
          local.data() == reinterpret_cast<const char*>(&local) + 16 &&

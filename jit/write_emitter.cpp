@@ -26,11 +26,24 @@ class WriteEmitter : public WriterBase {
                std::vector<HostAddress>& hosts)
       : WriterBase(plan, options, module, hosts),
         literals_(plan.traits.literals),
-        omitting_(plan.traits.keyed_objects && (options.omit_null || options.omit_default)) {}
+        omitting_(plan.traits.keyed_objects && (options.omit_null || options.omit_default)),
+        reserve_(plan.traits.size_reserve) {}
 
   void emit(const std::string& entry) {
     declare(fn_type_, entry);
+    // Formats that size nested objects call each through a routine of its own that frames it.
+    framed_.assign(plan_.routines.size(), nullptr);
+    for (std::uint32_t r = 0; reserve_ && r < plan_.routines.size(); ++r) {
+      if (!plan_.routines[r].object) continue;
+      framed_[r] = Function::Create(fn_type_, Function::InternalLinkage,
+                                    routines_[r]->getName() + ".sized", module_);
+      framed_[r]->setUWTableKind(llvm::UWTableKind::Default);
+      framed_[r]->addFnAttr(llvm::Attribute::AlwaysInline);
+    }
     for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) routine(r);
+    for (std::uint32_t r = 0; r < plan_.routines.size(); ++r) {
+      if (framed_[r]) framed(r);
+    }
   }
 
  private:
@@ -48,6 +61,7 @@ class WriteEmitter : public WriterBase {
   };
 
   void routine(std::uint32_t r) {
+    current_ = r;
     begin(routines_[r]);
     Value* base = fn_->getArg(3);
     if (plan_.routines[r].object && omits(r)) {
@@ -74,9 +88,9 @@ class WriteEmitter : public WriterBase {
       const Instr& in = plan_.code[i];
       if (routine.object) {
         if (i != routine.begin) literal += literals_.field_separator;
-        literal += plan_.fields[in.field].key;
+        literal += key_before(in);
       }
-      if (in.op == Op::Struct && !track_depth_ && !omits(in.a)) {
+      if (in.op == Op::Struct && !track_depth_ && !omits(in.a) && !reserve_) {
         expand(in.a, at(base, in.offset), literal, out);
       } else {
         out.push_back({std::move(literal), &in, base});
@@ -126,16 +140,24 @@ class WriteEmitter : public WriterBase {
       BasicBlock* key = block("field.key");
       BasicBlock* next = block("field.next");
       const PlanField& field = plan_.fields[in.field];
+      Value* slot = at(base, in.offset);
+      const bool no_default = std::holds_alternative<std::monostate>(field.desc->default_value);
+      // What the options leave out, as formats/field_default.h's left_out says.
       Value* left_out = nullptr;
-      if (!omitting_ && field.omit_empty &&
-          std::holds_alternative<std::monostate>(field.desc->default_value)) {
-        left_out = holds_zero(in, at(base, in.offset));
-      }
+      if (!omitting_ && field.omit_empty && no_default) left_out = holds_zero(in, slot);
       if (!omitting_ && !field.omit_empty) left_out = llvm::ConstantInt::getFalse(ctx_);
       if (!left_out) {
-        left_out = b_.CreateCall(
-            omit, {const_ptr(field.desc), at(base, in.offset), c32(options_.omit_null),
-                   c32(options_.omit_default), c32(field.omit_empty)});
+        left_out = b_.CreateCall(omit, {const_ptr(field.desc), slot, c32(options_.omit_null),
+                                        c32(options_.omit_default), c32(field.omit_empty)});
+      }
+      // And what holds what a reader makes of the field absent.
+      if (field.omit_absent) {
+        Value* is_absent = no_default ? absent(in, *field.desc, slot) : nullptr;
+        if (!is_absent) {
+          is_absent = b_.CreateCall(helper("jitser_rt_absent_value", i1(), {ptr_, ptr_}),
+                                    {const_ptr(field.desc), slot});
+        }
+        left_out = b_.CreateOr(left_out, is_absent);
       }
       b_.CreateCondBr(left_out, next, write_it);
       b_.SetInsertPoint(write_it);
@@ -145,7 +167,7 @@ class WriteEmitter : public WriterBase {
       b_.CreateBr(key);
       b_.SetInsertPoint(key);
       b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), first);
-      write({{plan_.fields[in.field].key, &in, base}});
+      write({{key_before(in), &in, base}});
       b_.CreateBr(next);
       b_.SetInsertPoint(next);
     }
@@ -235,6 +257,27 @@ class WriteEmitter : public WriterBase {
     }
   }
 
+  // Whether the value at `slot` is what formats/field_default.h's equals_absent calls absent,
+  // for a field with no default, decided in line where compiled code knows the layout; null
+  // for the others, which ask jitser_rt_absent_value.
+  Value* absent(const Instr& in, const FieldDesc& field, Value* slot) {
+    // A struct is never absent, nor a wrapper struct whose value the instruction reads.
+    const Kind kind = field.type->resolved().kind;
+    if (kind == Kind::Struct || kind == Kind::Array) return llvm::ConstantInt::getFalse(ctx_);
+    switch (in.op) {
+      case Op::Struct:
+      case Op::Array: return llvm::ConstantInt::getFalse(ctx_);
+      case Op::Nullable:
+        if (in.type->kind == Kind::Optional) return b_.CreateNot(engaged(in, slot));
+        return b_.CreateIsNull(load(ptr_, slot, 0));
+      case Op::Shared: return b_.CreateIsNull(load(ptr_, slot, 0));
+      case Op::Decimal:
+      case Op::Dynamic:
+      case Op::Map: return nullptr;
+      default: return holds_zero(in, slot);
+    }
+  }
+
   // std::optional<T>: the value, then its engaged flag (jit/runtime.h).
   Value* engaged(const Instr& in, Value* slot) {
     return b_.CreateICmpNE(load(i8_, slot, element_of(in).size), c8(0));
@@ -294,8 +337,9 @@ class WriteEmitter : public WriterBase {
     const bool fallible = format_.write_bound(in).fallible;
     switch (in.op) {
       case Op::Frame:
-        put("put_frame", fallible, {i64_, i1()},
-            {c64(plan_.fingerprint), llvm::ConstantInt::getBool(ctx_, options_.write_fingerprint)});
+        put("put_frame", fallible, {i64_, i1(), i32_},
+            {c64(plan_.fingerprint), llvm::ConstantInt::getBool(ctx_, options_.write_fingerprint),
+             c32(in.enc)});
         return;
       case Op::Bool:
         put("put_bool", fallible, {i8_},
@@ -336,6 +380,11 @@ class WriteEmitter : public WriterBase {
   void enum_value(const Instr& in, Value* slot, bool fallible) {
     const TypeDesc& e = *in.type;
     Value* v = load_wide(slot, static_cast<unsigned>(e.size), !enum_unsigned(e));
+    if (plan_.traits.open_enums) {
+      put(enum_unsigned(e) ? "put_uint" : "put_int", fallible, {i64_, i32_, i32_},
+          {v, c32(in.width), c32(in.enc)});
+      return;
+    }
     if (!format_.enum_text) {
       declared(v, e);
       put("put_enum", fallible, {i64_}, {v});
@@ -368,7 +417,12 @@ class WriteEmitter : public WriterBase {
     switch (in.op) {
       case Op::Struct:
         enter(context);
-        call_routine(in.a, slot);
+        // The document's own object, which the root routine holds, carries no size.
+        if (current_ == plan_.root) {
+          call_routine(in.a, slot);
+        } else {
+          call_nested(in.a, slot);
+        }
         leave(context);
         return;
       case Op::Nullable: {
@@ -382,7 +436,7 @@ class WriteEmitter : public WriterBase {
         null_or(held, [&] {
           put_literal(literals_.present);
           enter(context);
-          call_routine(in.a, held);
+          call_nested(in.a, held);
           leave(context);
         });
         return;
@@ -419,15 +473,18 @@ class WriteEmitter : public WriterBase {
             b_.CreateCall(helper(kernel("write_value").c_str(), span_, {ptr_, ptr_, ptr_, ptr_}),
                           {context, cursor(), b_.CreateLoad(ptr_, limit_), slot}));
         return;
-      case Op::Map:
+      case Op::Map: {
         enter(context);  // a level of nesting, empty or not
-        checked_span(
-            b_.CreateCall(helper(kernel("write_map").c_str(), span_,
-                                 {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_}),
-                          {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type),
-                           c32(in.enc), routines_[in.a], routines_[in.b]}));
+        const std::string item_key = items_key(in);
+        checked_span(b_.CreateCall(
+            helper(kernel("write_map").c_str(), span_,
+                   {ptr_, ptr_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_, ptr_, i64_}),
+            {context, cursor(), b_.CreateLoad(ptr_, limit_), slot, const_ptr(in.type), c32(in.enc),
+             routines_[in.a], framed_[in.b] ? framed_[in.b] : routines_[in.b], bytes(item_key),
+             c64(item_key.size())}));
         leave(context);
         return;
+      }
       default: return;
     }
   }
@@ -463,7 +520,7 @@ class WriteEmitter : public WriterBase {
             b_.CreateCall(helper("jitser_rt_open_shared", i1(), {ptr_, ptr_}), {context, object})));
         put_literal(literals_.shared_new);
         enter(context);
-        call_routine(in.a, object);
+        call_nested(in.a, object);
         leave(context);
         b_.CreateCall(helper("jitser_rt_close_shared", Type::getVoidTy(ctx_), {ptr_}), {context});
         return;
@@ -480,7 +537,7 @@ class WriteEmitter : public WriterBase {
       b_.SetInsertPoint(fresh);
       put_literal(literals_.shared_new);
       enter(context);
-      call_routine(in.a, object);
+      call_nested(in.a, object);
       leave(context);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
@@ -494,12 +551,14 @@ class WriteEmitter : public WriterBase {
     Value* context = write_context();
     const WriteBound bound = format_.write_bound(in);
     enter(context);
+    Value* mark = bound.sized ? open_sized() : nullptr;
     ensure(c64(bound.fixed));
     put("put_begin_list", bound.fallible, {i64_, i32_, i32_},
         {n, c32(static_cast<std::uint32_t>(in.op)), c32(in.enc)});
     elements();
     ensure(c64(bound.close));
     put("put_end_list", bound.fallible, {i64_, i32_}, {n, c32(static_cast<std::uint32_t>(in.op))});
+    if (mark) close_sized(mark);
     leave(context);
   }
 
@@ -507,14 +566,67 @@ class WriteEmitter : public WriterBase {
   // has no branch for the first or last element.
   void elements_of(const Instr& in, Value* data, std::uint64_t stride, Value* n) {
     const std::string& separator = literals_.element_separator;
+    const std::string item_key = items_key(in);
     each_of(data, stride, n, [&](Value* element) {
-      call_routine(in.a, element);
+      put_literal_with_room(item_key);
+      call_nested(in.a, element);
       put_literal_with_room(separator);
     });
     if (separator.empty()) return;
     Value* back = b_.CreateSelect(b_.CreateICmpEQ(n, c64(0)), c64(0),
                                   c64(static_cast<std::uint64_t>(-separator.size())));
     set_cursor(b_.CreateGEP(i8_, cursor(), back));
+  }
+
+  // ---- keys and sizes ----------------------------------------------------------------------
+
+  // The key written before a field's value: none for a container whose items each have it.
+  std::string key_before(const Instr& in) const {
+    const PlanField& field = plan_.fields[in.field];
+    return field.key_per_item ? std::string() : field.key;
+  }
+  // The key written before each item of a container (PlanField::key_per_item), else "".
+  std::string items_key(const Instr& in) const {
+    if (in.field == kNoField || !plan_.fields[in.field].key_per_item) return {};
+    return plan_.fields[in.field].key;
+  }
+  // Constant bytes of the module's own, for a helper to copy.
+  Value* bytes(const std::string& text) {
+    if (text.empty()) return llvm::ConstantPointerNull::get(ptr_);
+    return b_.CreateGlobalString(text, "key", 0, &module_);
+  }
+
+  // Calls routine r on a value nested in another: an object of a format that sizes objects
+  // through its framing routine.
+  void call_nested(std::uint32_t r, Value* object) {
+    if (!framed_[r]) return call_routine(r, object);
+    checked_span(b_.CreateCall(fn_type_, framed_[r],
+                               {write_context(), cursor(), b_.CreateLoad(ptr_, limit_), object}));
+  }
+
+  // Leaves room for a size: returns where it is, as an offset from the start of the output,
+  // which stays put when the buffer grows (WriteContext::out's data, kWriteContextOut).
+  Value* open_sized() {
+    ensure(c64(reserve_));
+    Value* origin = load(ptr_, load(ptr_, write_context(), kWriteContextOut), 0);
+    Value* mark = b_.CreatePtrDiff(i8_, cursor(), origin);
+    advance(reserve_);
+    return mark;
+  }
+  // Fills in the size of what was written since the room at `mark`.
+  void close_sized(Value* mark) {
+    take_span(b_.CreateCall(helper(kernel("close_sized").c_str(), span_, {ptr_, ptr_, ptr_, i64_}),
+                            {write_context(), cursor(), b_.CreateLoad(ptr_, limit_), mark}));
+  }
+
+  // The framing routine of object routine r: room for its size, the object, and its size.
+  void framed(std::uint32_t r) {
+    current_ = r;
+    begin(framed_[r]);
+    Value* mark = open_sized();
+    call_routine(r, fn_->getArg(3));
+    close_sized(mark);
+    end();
   }
 
   const FormatTraits::Literals& literals_;
@@ -525,12 +637,16 @@ class WriteEmitter : public WriterBase {
     if (omitting_) return true;
     const Routine& routine = plan_.routines[r];
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
-      if (plan_.fields[plan_.code[i].field].omit_empty) return true;
+      const PlanField& field = plan_.fields[plan_.code[i].field];
+      if (field.omit_empty || field.omit_absent) return true;
     }
     return false;
   }
 
   const bool omitting_;
+  const std::uint8_t reserve_;     // FormatTraits::size_reserve
+  std::vector<Function*> framed_;  // per routine: its framing routine, where it has one
+  std::uint32_t current_ = 0;      // the routine being emitted
 };
 
 }  // namespace

@@ -76,7 +76,7 @@ TEST(CodeCache, ASecondEngineLinksEveryPayloadCodecTheFirstCompiled) {
       for (const Format format : all_formats()) {
         if (!format_compiles(format)) continue;  // no code, so nothing cached
         // The Graph's cycles are written only by formats that keep identity.
-        if (std::string_view(name) == "Graph" && format == Format::Json) continue;
+        if (std::string_view(name) == "Graph" && format != Format::Binary) continue;
         Codec<T> codec = test::codec_of<T>(e, format);
         Buffer out;
         ASSERT_TRUE(codec.serialize(value, out).ok()) << name;

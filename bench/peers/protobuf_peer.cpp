@@ -181,6 +181,11 @@ bool Codec<T>::deserialize(std::string_view bytes, T& value) {
   return true;
 }
 
+template <class T>
+bool Codec<T>::parse(std::string_view bytes) {
+  return message_->proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+}
+
 template class Codec<MediaContent>;
 template class Codec<Sample>;
 

@@ -20,6 +20,8 @@ class Codec {
   bool serialize(const T& value, std::string& out);
   /// Reads `bytes` into `value`; false if protobuf refuses them.
   bool deserialize(std::string_view bytes, T& value);
+  /// Parses `bytes` into the reused generated message only, copying nothing out of it.
+  bool parse(std::string_view bytes);
 
  private:
   struct Message;

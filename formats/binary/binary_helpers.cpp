@@ -40,7 +40,7 @@ WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
 
 WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                   const void* map, const TypeDesc* type, std::uint32_t header,
-                                  WriteFn key, WriteFn value) {
+                                  WriteFn key, WriteFn value, const std::uint8_t*, std::size_t) {
   WriteSpan span{cursor, limit};
   const MapOps& ops = *type->map_ops;
   const std::size_t n = ops.size(type, map);
@@ -101,7 +101,7 @@ bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value) {
 // the header, then each key and value, read from the one slot.
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr*, std::uint32_t header, std::uint32_t min_entry,
-                            SlotReadFn key, SlotReadFn value) {
+                            SlotReadFn key, SlotReadFn value, void*) {
   binary::Input& in = binary::input(s);
   std::uint64_t n = 0;
   std::uint8_t h = 0;

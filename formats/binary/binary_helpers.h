@@ -16,7 +16,7 @@ extern "C" {
 // The kernel's functions (binary_kernel.cpp), compiled into the library and to the bitcode the
 // JIT inlines: the puts of the kernel contract (formats/compiled_abi.h).
 std::uint8_t* jitser_binary_put_frame(std::uint8_t* out, std::uint64_t fingerprint,
-                                      bool with_fingerprint);
+                                      bool with_fingerprint, std::uint32_t enc);
 std::uint8_t* jitser_binary_put_bool(std::uint8_t* out, std::uint8_t v);
 std::uint8_t* jitser_binary_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t width,
                                     std::uint32_t enc);
@@ -62,12 +62,13 @@ WriteSpan jitser_binary_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
                                         std::size_t n);
 WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                   const void* map, const TypeDesc* type, std::uint32_t header,
-                                  WriteFn key, WriteFn value);
+                                  WriteFn key, WriteFn value, const std::uint8_t* item_key,
+                                  std::size_t item_key_size);
 bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header);
 bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value);
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr* key, std::uint32_t header, std::uint32_t min_entry,
-                            SlotReadFn read_key, SlotReadFn read_value);
+                            SlotReadFn read_key, SlotReadFn read_value, void* refill);
 
 // Helpers the kernel calls for what is not worth inlining.
 /// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.

@@ -24,7 +24,7 @@ using binary::Input;
 extern "C" {
 
 std::uint8_t* jitser_binary_put_frame(std::uint8_t* out, std::uint64_t fingerprint,
-                                      bool with_fingerprint) {
+                                      bool with_fingerprint, std::uint32_t) {
   return wire::put_frame(out, fingerprint, with_fingerprint);
 }
 

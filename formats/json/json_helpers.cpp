@@ -112,7 +112,7 @@ WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, s
 
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                 const void* map, const TypeDesc* type, std::uint32_t, WriteFn key,
-                                WriteFn value) {
+                                WriteFn value, const std::uint8_t*, std::size_t) {
   WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
   const MapOps& ops = *type->map_ops;
@@ -210,7 +210,7 @@ bool jitser_json_read_bool_list(json::Slot* value, void* list, const TypeDesc* t
 // Keys are read from their text, as the key instruction says; the key routine is not called.
 bool jitser_json_read_map(ReadContext* ctx, json::Slot* value, void* map, const TypeDesc* type,
                           const Instr* key, std::uint32_t, std::uint32_t, SlotReadFn,
-                          SlotReadFn read_value) {
+                          SlotReadFn read_value, void*) {
   json::Slot it, field;
   if (json::begin_object(value, &it) != Errc::ok) return false;
   MapRefill refill(*type, map, UINT64_MAX);

@@ -16,7 +16,7 @@ std::span<const HelperSymbol> json_helpers();
 extern "C" {
 // The kernel's functions, compiled into the library and to the bitcode the JIT inlines.
 std::uint8_t* jitser_json_put_frame(std::uint8_t* out, std::uint64_t fingerprint,
-                                    bool with_fingerprint);
+                                    bool with_fingerprint, std::uint32_t enc);
 std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v);
 std::uint8_t* jitser_json_put_int(std::uint8_t* out, std::int64_t v, std::uint32_t width,
                                   std::uint32_t enc);
@@ -27,10 +27,11 @@ std::uint8_t* jitser_json_put_begin_list(std::uint8_t* out, std::uint64_t n, std
                                          std::uint32_t enc);
 std::uint8_t* jitser_json_put_end_list(std::uint8_t* out, std::uint64_t n, std::uint32_t op);
 bool jitser_json_begin_object(Slot* value, Slot* iterator);
-std::int32_t jitser_json_next_field(Slot* iterator, Slot* value, const char** raw_key);
+std::int32_t jitser_json_next_field(Slot* iterator, Slot* value, const char** raw_key,
+                                    std::uint32_t max_depth);
 bool jitser_json_begin_list(Slot* value, Slot* iterator, std::uint64_t* count, std::uint32_t op,
                             std::uint32_t enc, std::uint32_t min_item_bytes);
-std::int32_t jitser_json_next_element(Slot* iterator, Slot* value);
+std::int32_t jitser_json_next_element(Slot* iterator, Slot* value, std::uint32_t enc);
 bool jitser_json_skip(Slot* value);
 bool jitser_json_get_frame(Slot* value, std::uint64_t fingerprint, bool require);
 bool jitser_json_get_null(Slot* value, std::uint8_t* is_null);
@@ -62,7 +63,8 @@ WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, s
                                       const void* list, const TypeDesc* type, std::uint64_t n);
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                 const void* map, const TypeDesc* type, std::uint32_t enc,
-                                WriteFn key, WriteFn value);
+                                WriteFn key, WriteFn value, const std::uint8_t* item_key,
+                                std::size_t item_key_size);
 std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,
                                     std::uint32_t n);
 bool jitser_json_get_bytes(Slot* value, void* list, const TypeDesc* type);
@@ -73,7 +75,7 @@ bool jitser_json_read_value(ReadContext* ctx, Slot* value, void* p);
 bool jitser_json_read_bool_list(Slot* value, void* list, const TypeDesc* type, std::uint32_t enc);
 bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDesc* type,
                           const Instr* key, std::uint32_t enc, std::uint32_t min_entry,
-                          SlotReadFn read_key, SlotReadFn read_value);
+                          SlotReadFn read_key, SlotReadFn read_value, void* refill);
 
 /// A string of more than 15 bytes, for get_string (not in the kernel).
 void jitser_json_assign_string(void* s, const char* data, std::size_t n);

@@ -30,7 +30,9 @@ const std::uint64_t jitser_json_kernel_layout =
     sizeof(simdjson::ondemand::value) << 24 | sizeof(simdjson::ondemand::object_iterator) << 36 |
     sizeof(std::string) << 48 | std::uint64_t{SIMDJSON_DEVELOPMENT_CHECKS} << 60;
 
-std::uint8_t* jitser_json_put_frame(std::uint8_t* out, std::uint64_t, bool) { return out; }
+std::uint8_t* jitser_json_put_frame(std::uint8_t* out, std::uint64_t, bool, std::uint32_t) {
+  return out;
+}
 
 // "true" or "false" as one word store (the room reserved is a word).
 std::uint8_t* jitser_json_put_bool(std::uint8_t* out, std::uint8_t v) {
@@ -122,7 +124,8 @@ bool jitser_json_begin_object(json::Slot* value, json::Slot* iterator) {
   return json::slot::begin_object(value, iterator) == Errc::ok;
 }
 
-std::int32_t jitser_json_next_field(json::Slot* iterator, json::Slot* value, const char** raw_key) {
+std::int32_t jitser_json_next_field(json::Slot* iterator, json::Slot* value, const char** raw_key,
+                                    std::uint32_t) {
   bool more = false;
   if (json::slot::next_field(iterator, &more, raw_key, value) != Errc::ok) return -1;
   return more ? 1 : 0;
@@ -133,7 +136,7 @@ bool jitser_json_begin_list(json::Slot* value, json::Slot* iterator, std::uint64
   return json::slot::begin_array(value, iterator) == Errc::ok;
 }
 
-std::int32_t jitser_json_next_element(json::Slot* iterator, json::Slot* value) {
+std::int32_t jitser_json_next_element(json::Slot* iterator, json::Slot* value, std::uint32_t) {
   bool more = false;
   if (json::slot::next_element(iterator, &more, value) != Errc::ok) return -1;
   return more ? 1 : 0;

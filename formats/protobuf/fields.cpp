@@ -1,42 +1,29 @@
 #include "formats/protobuf/fields.h"
 
-#include <cstring>
-
 namespace jitser::protobuf {
 namespace {
-
-bool varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& v, const char* what,
-            ReadFailure& fail) {
-  const std::uint8_t* start = p;
-  switch (wire::get_varint(p, end, v)) {
-    case wire::VarintStatus::ok: return true;
-    case wire::VarintStatus::truncated:
-      return fail.set(Errc::truncated, std::string("input ends inside ") + what, start);
-    case wire::VarintStatus::overlong:
-      return fail.set(Errc::varint_overlong, std::string(what) + " is longer than ten bytes",
-                      start);
-  }
-  return false;
-}
 
 bool tag(const std::uint8_t*& p, const std::uint8_t* end, std::uint32_t& number,
          wire::WireType& type, ReadFailure& fail) {
   const std::uint8_t* start = p;
-  std::uint64_t t = 0;
-  if (!varint(p, end, t, "a tag", fail)) return false;
-  if (t > UINT32_MAX) return fail.set(Errc::varint_overflow, "a tag past 32 bits", start);
-  number = static_cast<std::uint32_t>(t >> 3);
-  const unsigned w = t & 7;
-  if (number == 0) return fail.set(Errc::syntax_error, "a tag of field number 0", start);
-  if (w == 6 || w == 7) {
-    return fail.set(Errc::syntax_error, "wire type " + std::to_string(w) + " does not exist",
-                    start);
+  switch (read_tag(p, end, number, type)) {
+    case TagStatus::ok: return true;
+    case TagStatus::truncated: return fail.set(Errc::truncated, "input ends inside a tag", start);
+    case TagStatus::overlong:
+      return fail.set(Errc::varint_overlong, "a tag is longer than ten bytes", start);
+    case TagStatus::past_32_bits:
+      return fail.set(Errc::varint_overflow, "a tag past 32 bits", start);
+    case TagStatus::number_zero:
+      return fail.set(Errc::syntax_error, "a tag of field number 0", start);
+    case TagStatus::no_such_type:
+      return fail.set(Errc::syntax_error,
+                      "wire type " + std::to_string(start[0] & 7) + " does not exist", start);
   }
-  type = static_cast<wire::WireType>(w);
-  return true;
+  return false;
 }
 
-// Skips the fields of a group up to its end-group tag, which must carry the group's number.
+}  // namespace
+
 bool skip_group(const std::uint8_t*& p, const std::uint8_t* end, std::uint32_t number,
                 std::uint32_t depth_left, ReadFailure& fail) {
   const std::uint8_t* start = p;
@@ -61,47 +48,34 @@ bool skip_group(const std::uint8_t*& p, const std::uint8_t* end, std::uint32_t n
   }
 }
 
-}  // namespace
-
 bool read_field_value(const std::uint8_t*& p, const std::uint8_t* end, wire::WireType type,
                       std::uint32_t number, FieldValue& out, std::uint32_t depth_left,
                       ReadFailure& fail) {
   out.number = number;
-  out.type = type;
-  out.p = p;
-  switch (type) {
-    case wire::kVarint: {
-      if (!varint(p, end, out.bits, "a varint", fail)) return false;
-      out.end = p;
-      return true;
-    }
-    case wire::kI64:
-    case wire::kI32: {
-      const std::size_t n = type == wire::kI64 ? 8 : 4;
-      if (static_cast<std::size_t>(end - p) < n) {
-        return fail.set(Errc::truncated, "input ends inside a fixed-width value", p);
-      }
-      out.bits = 0;
-      std::memcpy(&out.bits, p, n);
-      p += n;
-      out.end = p;
-      return true;
-    }
-    case wire::kLen: {
-      const std::uint8_t* start = p;
+  const std::uint8_t* start = p;
+  switch (frame_value(p, end, type, out)) {
+    case FrameStatus::ok: return true;
+    case FrameStatus::truncated_varint:
+      return fail.set(Errc::truncated, "input ends inside a varint", start);
+    case FrameStatus::overlong_varint:
+      return fail.set(Errc::varint_overlong, "a varint is longer than ten bytes", start);
+    case FrameStatus::truncated_fixed:
+      return fail.set(Errc::truncated, "input ends inside a fixed-width value", start);
+    case FrameStatus::truncated_length:
+      return fail.set(Errc::truncated, "input ends inside a length", start);
+    case FrameStatus::overlong_length:
+      return fail.set(Errc::varint_overlong, "a length is longer than ten bytes", start);
+    case FrameStatus::length_past_end: {
+      const std::uint8_t* q = start;
       std::uint64_t n = 0;
-      if (!varint(p, end, n, "a length", fail)) return false;
-      const auto left = static_cast<std::uint64_t>(end - p);
-      if (n > left) {
-        return fail.set(
-            Errc::length_too_large,
-            "length " + std::to_string(n) + " but " + std::to_string(left) + " bytes left", start);
-      }
-      out.p = p;
-      out.end = p + n;
-      p = out.end;
-      return true;
+      wire::get_varint(q, end, n);
+      return fail.set(
+          Errc::length_too_large,
+          "length " + std::to_string(n) + " but " + std::to_string(end - q) + " bytes left", start);
     }
+    case FrameStatus::group: break;
+  }
+  switch (type) {
     case wire::kStartGroup: {
       const std::uint8_t* content = p;
       if (!skip_group(p, end, number, depth_left, fail)) return false;
@@ -112,9 +86,8 @@ bool read_field_value(const std::uint8_t*& p, const std::uint8_t* end, wire::Wir
     case wire::kEndGroup:
       return fail.set(Errc::syntax_error,
                       "the end of group " + std::to_string(number) + ", which never started", p);
-    case wire::kAbsent: break;
+    default: return fail.set(Errc::syntax_error, "a wire type that does not exist", p);
   }
-  return fail.set(Errc::syntax_error, "a wire type that does not exist", p);
 }
 
 bool next_field(const std::uint8_t*& p, const std::uint8_t* end, FieldValue& out,
@@ -128,6 +101,19 @@ bool next_field(const std::uint8_t*& p, const std::uint8_t* end, FieldValue& out
                     "the end of group " + std::to_string(number) + ", which never started", start);
   }
   return read_field_value(p, end, type, number, out, depth_left, fail);
+}
+
+bool read_entry(const FieldValue& entry, FieldValue& key, FieldValue& value,
+                std::uint32_t depth_left, ReadFailure& fail) {
+  key = FieldValue{.p = entry.p};
+  value = FieldValue{.p = entry.p};
+  for (const std::uint8_t* p = entry.p; p != entry.end;) {
+    FieldValue field;
+    if (!next_field(p, entry.end, field, depth_left, fail)) return false;
+    if (field.number == 1) key = field;
+    if (field.number == 2) value = field;
+  }
+  return true;
 }
 
 const char* wire_type_name(wire::WireType type) {

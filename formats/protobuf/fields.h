@@ -3,7 +3,9 @@
 // reads through this, so the wire's framing rules are written once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include <jitser/status.h>
@@ -22,6 +24,108 @@ struct FieldValue {
   std::uint32_t number = 0;
   wire::WireType type = wire::kAbsent;
 };
+
+/// What reading a tag found.
+enum class TagStatus : std::uint8_t {
+  ok,
+  truncated,
+  overlong,
+  past_32_bits,
+  number_zero,
+  no_such_type
+};
+
+/// Reads a tag at p, advancing p: the field's number and wire type (which may be a group's end).
+[[gnu::always_inline]] inline TagStatus read_tag(const std::uint8_t*& p, const std::uint8_t* end,
+                                                 std::uint32_t& number, wire::WireType& type) {
+  std::uint64_t t = 0;
+  if (p != end && *p < 0x80) {  // one byte: fields 1 to 15
+    t = *p++;
+  } else {
+    switch (wire::get_varint(p, end, t)) {
+      case wire::VarintStatus::ok: break;
+      case wire::VarintStatus::truncated: return TagStatus::truncated;
+      case wire::VarintStatus::overlong: return TagStatus::overlong;
+    }
+    if (t > UINT32_MAX) return TagStatus::past_32_bits;
+  }
+  number = static_cast<std::uint32_t>(t >> 3);
+  const unsigned w = t & 7;
+  if (number == 0) return TagStatus::number_zero;
+  if (w == 6 || w == 7) return TagStatus::no_such_type;
+  type = static_cast<wire::WireType>(w);
+  return TagStatus::ok;
+}
+
+/// What framing a value after its tag found.
+enum class FrameStatus : std::uint8_t {
+  ok,
+  truncated_varint,
+  overlong_varint,
+  truncated_fixed,
+  truncated_length,
+  overlong_length,
+  length_past_end,
+  group,  // a group starts or ends: framed by skipping its fields, out of line
+};
+
+/// Frames the value of wire type `type` at p (varint, I64, LEN or I32) into `out`, advancing p
+/// past it: a varint's or a fixed word's bits, or where a LEN value's bytes are.
+[[gnu::always_inline]] inline FrameStatus frame_value(const std::uint8_t*& p,
+                                                      const std::uint8_t* end, wire::WireType type,
+                                                      FieldValue& out) {
+  out.type = type;
+  out.p = p;
+  switch (type) {
+    case wire::kVarint:
+      if (p != end && *p < 0x80) {
+        out.bits = *p++;
+      } else {
+        switch (wire::get_varint(p, end, out.bits)) {
+          case wire::VarintStatus::ok: break;
+          case wire::VarintStatus::truncated: return FrameStatus::truncated_varint;
+          case wire::VarintStatus::overlong: return FrameStatus::overlong_varint;
+        }
+      }
+      out.end = p;
+      return FrameStatus::ok;
+    // Each width a constant, so that the copy is one load.
+    case wire::kI64:
+      if (end - p < 8) return FrameStatus::truncated_fixed;
+      std::memcpy(&out.bits, p, 8);
+      p += 8;
+      out.end = p;
+      return FrameStatus::ok;
+    case wire::kI32: {
+      if (end - p < 4) return FrameStatus::truncated_fixed;
+      std::uint32_t word;
+      std::memcpy(&word, p, 4);
+      out.bits = word;
+      p += 4;
+      out.end = p;
+      return FrameStatus::ok;
+    }
+    case wire::kLen: {
+      std::uint64_t n = 0;
+      if (p != end && *p < 0x80) {
+        n = *p++;
+      } else {
+        switch (wire::get_varint(p, end, n)) {
+          case wire::VarintStatus::ok: break;
+          case wire::VarintStatus::truncated: return FrameStatus::truncated_length;
+          case wire::VarintStatus::overlong: return FrameStatus::overlong_length;
+        }
+      }
+      if (n > static_cast<std::uint64_t>(end - p)) return FrameStatus::length_past_end;
+      out.bits = 0;
+      out.p = p;
+      out.end = p + n;
+      p = out.end;
+      return FrameStatus::ok;
+    }
+    default: return FrameStatus::group;
+  }
+}
 
 /// Why reading failed, and where.
 struct ReadFailure {
@@ -42,10 +146,20 @@ struct ReadFailure {
 bool next_field(const std::uint8_t*& p, const std::uint8_t* end, FieldValue& out,
                 std::uint32_t depth_left, ReadFailure& fail);
 
+/// Skips the fields of group `number` at p up to its end-group tag, advancing p past it; groups
+/// nest at most `depth_left` deep.
+bool skip_group(const std::uint8_t*& p, const std::uint8_t* end, std::uint32_t number,
+                std::uint32_t depth_left, ReadFailure& fail);
+
 /// Reads the value of wire type `type` at p, as next_field does after a tag.
 bool read_field_value(const std::uint8_t*& p, const std::uint8_t* end, wire::WireType type,
                       std::uint32_t number, FieldValue& out, std::uint32_t depth_left,
                       ReadFailure& fail);
+
+/// A map entry's key, field 1, and value, field 2, from the entry message in `entry`: either
+/// may be left out (then absent) or come twice (then the last counts).
+bool read_entry(const FieldValue& entry, FieldValue& key, FieldValue& value,
+                std::uint32_t depth_left, ReadFailure& fail);
 
 /// "varint", "len", ...: a wire type as error messages name it.
 const char* wire_type_name(wire::WireType type);

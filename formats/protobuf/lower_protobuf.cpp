@@ -4,6 +4,7 @@
 #include <string>
 
 #include "formats/lowering.h"
+#include "formats/protobuf/protobuf_slot.h"
 #include "formats/protobuf/wire.h"
 #include "typeinfo/registry.h"
 
@@ -226,11 +227,41 @@ Plan lower_protobuf(const TypeDesc& root, Direction direction) {
   plan.traits = {.keyed_objects = true,
                  .containers = FormatTraits::Containers::SizePrefixed,
                  .shared_identity = false,
-                 .repeated_keys = true};
+                 .repeated_keys = true,
+                 .size_reserve = 1,
+                 .open_enums = true};
   plan.fingerprint = fingerprint(root);
   ProtobufLowering lowering(plan);
   plan.root = lowering.root(root);
+  if (unwritable_field(plan))
+    plan.code[plan.routines[plan.root].begin].enc = wire::kUnwritableFrame;
   return plan;
+}
+
+const PlanField* unwritable_field(const Plan& plan) {
+  for (const PlanField& field : plan.fields) {
+    if (field.number > wire::kMaxFieldNumber) return &field;
+  }
+  return nullptr;
+}
+
+WriteBound protobuf_write_bound(const Instr& in) {
+  switch (in.op) {
+    case Op::Frame: return {.fallible = true};
+    case Op::Bool: return {.fixed = 1};
+    case Op::Int:
+    case Op::UInt:
+    case Op::Enum: return {.fixed = wire::kMaxVarintBytes};
+    case Op::Float: return {.fixed = in.width};
+    // The length, then the bytes; a string's are copied sixteen at a time (protobuf_kernel.cpp).
+    case Op::String: return {.fixed = wire::kMaxVarintBytes + 16, .per_byte = 1};
+    case Op::Bytes: return {.fixed = wire::kMaxVarintBytes, .per_byte = 1};
+    case Op::Decimal:
+    case Op::Time: return {.fixed = kMaxSmallMessage};
+    case Op::List:
+    case Op::Array: return {.sized = (in.enc & wire::kPacked) != 0};
+    default: return {};
+  }
 }
 
 const char* protobuf_enc_name(const Instr& in) {

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "formats/protobuf/fields.h"
+#include "formats/protobuf/lower_protobuf.h"
+#include "formats/protobuf/protobuf_slot.h"
 #include "formats/protobuf/sized.h"
 #include "formats/protobuf/value_protobuf.h"
 #include "formats/protobuf/wire.h"
@@ -21,21 +23,6 @@ namespace {
 
 using namespace protobuf;
 
-constexpr std::int64_t kNanosPerSecond = 1000000000;
-
-// Timestamp and Duration as their messages hold them: seconds, and nanoseconds that a
-// Duration gives the sign of its seconds.
-void time_fields(std::int64_t ticks, const TypeDesc& t, std::int64_t& seconds,
-                 std::int64_t& nanos) {
-  std::uint64_t n = 0;
-  split_ticks(ticks, t.unit, seconds, n);
-  nanos = static_cast<std::int64_t>(n);
-  if (t.kind == Kind::Duration && seconds < 0 && nanos > 0) {
-    seconds += 1;
-    nanos -= kNanosPerSecond;
-  }
-}
-
 void varint(Buffer& out, std::uint64_t v) {
   out.commit_to(wire::put_varint(out.ensure(wire::kMaxVarintBytes), v));
 }
@@ -46,12 +33,10 @@ void tag(Buffer& out, std::uint32_t number, wire::WireType type) {
 class ProtobufWriter final : public FormatWriter {
  public:
   bool frame(Buffer&, const Plan& plan, const RunOptions&, Fault& f) const override {
-    for (const PlanField& field : plan.fields) {
-      if (field.number > wire::kMaxFieldNumber) {
-        return f.set(Errc::unsupported, "field '" + field.name + "' has number " +
-                                            std::to_string(field.number) +
-                                            ", past Protobuf's largest, 536870911");
-      }
+    if (const PlanField* field = unwritable_field(plan)) {
+      return f.set(Errc::unsupported, "field '" + field->name + "' has number " +
+                                          std::to_string(field->number) +
+                                          ", past Protobuf's largest, 536870911");
     }
     return true;
   }
@@ -87,26 +72,15 @@ class ProtobufWriter final : public FormatWriter {
         out.append(ops.data(in.type, const_cast<void*>(p)), n);  // data() is only read
         return true;
       }
-      case Op::Decimal: {
-        const std::size_t mark = open_sized(out);
-        write_decimal(out, *static_cast<const Decimal*>(p));
-        close_sized(out, mark);
+      case Op::Decimal:
+        out.commit_to(
+            put_decimal_message(out.ensure(kMaxSmallMessage), *static_cast<const Decimal*>(p)));
         return true;
-      }
       case Op::Time: {
-        std::int64_t ticks, seconds, nanos;
+        std::int64_t ticks;
         std::memcpy(&ticks, p, 8);
-        time_fields(ticks, *in.type, seconds, nanos);
-        const std::size_t mark = open_sized(out);
-        if (seconds) {
-          tag(out, 1, wire::kVarint);
-          varint(out, static_cast<std::uint64_t>(seconds));
-        }
-        if (nanos) {
-          tag(out, 2, wire::kVarint);
-          varint(out, static_cast<std::uint64_t>(nanos));
-        }
-        close_sized(out, mark);
+        out.commit_to(put_time_message(out.ensure(kMaxSmallMessage), ticks, in.type->unit,
+                                       in.type->kind == Kind::Duration));
         return true;
       }
       case Op::Dynamic: {
@@ -163,23 +137,6 @@ class ProtobufWriter final : public FormatWriter {
   static constexpr std::size_t kNoMark = static_cast<std::size_t>(-1);
 };
 
-// What a reader's Slots hold: a field's value as read after its tag, or a cursor over the
-// fields of a message, the scalars of a packed run, or the one item of an unpacked field.
-struct Cursor {
-  const std::uint8_t* p;    // the next byte; Single: where the item starts
-  const std::uint8_t* end;  // of the message, the run, or the item's bytes
-  // Message: the number of the field read last, four bytes and four zero bytes, the raw key
-  // compared with PlanField::match. Single: the item's bits.
-  std::uint64_t word;
-  enum class Kind : std::uint8_t { Message, Packed, Single, Done } kind;
-  wire::WireType type;  // Packed: the elements'; Single: the item's
-};
-static_assert(sizeof(FieldValue) <= sizeof(Slot) && sizeof(Cursor) <= sizeof(Slot));
-static_assert(offsetof(FieldValue, p) == 0 && offsetof(Cursor, p) == 0,
-              "offset() reads where any Slot's value is from its first word");
-
-FieldValue& value_of(Slot* s) { return *reinterpret_cast<FieldValue*>(s->bytes); }
-
 class ProtobufReader final : public FormatReader {
  public:
   bool open(std::span<const std::uint8_t> input, std::size_t, Slot* root, Fault&) override {
@@ -201,12 +158,7 @@ class ProtobufReader final : public FormatReader {
   bool get(const Instr& in, Slot* value, void* slot, std::uint32_t depth_left, Fault& f) override {
     FieldValue& v = value_of(value);
     const auto type = static_cast<wire::WireType>(in.enc & wire::kWireTypeMask);
-    if (v.type == wire::kAbsent) {
-      v.type = type;
-      v.bits = 0;
-      v.end = v.p;
-    }
-    if (v.type != type) {
+    if (!as_type(v, type)) {
       return f.set(Errc::type_mismatch,
                    std::string("wire type ") + wire_type_name(v.type) + " for a field of " +
                        wire_type_name(type),
@@ -214,19 +166,12 @@ class ProtobufReader final : public FormatReader {
     }
     switch (in.op) {
       case Op::Bool: *static_cast<bool*>(slot) = v.bits != 0; return true;
-      case Op::Int: {
-        std::int64_t x = static_cast<std::int64_t>(v.bits);
-        if (in.enc & wire::kZigzag) x = wire::unzigzag(v.bits);
-        if (type == wire::kI32) x = static_cast<std::int32_t>(static_cast<std::uint32_t>(v.bits));
-        return store_signed(in, x, slot, v, f);
-      }
+      case Op::Int: return store_signed(in, signed_value(v.bits, in.enc), slot, v, f);
       case Op::UInt: return store_unsigned(in, v.bits, slot, v, f);
-      case Op::Enum: {
+      case Op::Enum:
         // Open: any value the enum's integer holds, declared or not.
-        const TypeDesc& t = *in.type;
-        if (is_unsigned(t.underlying)) return store_unsigned(in, v.bits, slot, v, f);
-        return store_signed(in, static_cast<std::int64_t>(v.bits), slot, v, f);
-      }
+        if (is_unsigned(in.type->underlying)) return store_unsigned(in, v.bits, slot, v, f);
+        return store_signed(in, signed_value(v.bits, in.enc), slot, v, f);
       case Op::Float: std::memcpy(slot, &v.bits, in.width); return true;
       case Op::String: {
         std::size_t bad = 0;
@@ -249,7 +194,14 @@ class ProtobufReader final : public FormatReader {
         if (read_decimal(v.p, v.end, *static_cast<Decimal*>(slot), fail)) return true;
         return failed(fail, f);
       }
-      case Op::Time: return time(*in.type, v, *static_cast<std::int64_t*>(slot), f);
+      case Op::Time: {
+        ReadFailure fail;
+        if (read_time(v, in.type->unit, in.type->kind == Kind::Duration,
+                      *static_cast<std::int64_t*>(slot), fail)) {
+          return true;
+        }
+        return failed(fail, f);
+      }
       case Op::Dynamic: {
         ReadFailure fail;
         if (read_value(v.p, v.end, *static_cast<Value*>(slot), depth_left, fail)) return true;
@@ -271,21 +223,15 @@ class ProtobufReader final : public FormatReader {
 
   bool begin_object(Slot* value, Slot* iterator, Fault& f) override {
     const FieldValue& v = value_of(value);
-    if (v.type != wire::kLen && v.type != wire::kAbsent) {
+    if (!begin_message(v, cursor_of(iterator), 0)) {
       return f.set(Errc::type_mismatch,
                    std::string("wire type ") + wire_type_name(v.type) + " for a message", at(v.p));
     }
-    Cursor& c = cursor(iterator);
-    c = Cursor{.p = v.p,
-               .end = v.type == wire::kAbsent ? v.p : v.end,
-               .word = 0,
-               .kind = Cursor::Kind::Message,
-               .type = wire::kAbsent};
     return true;
   }
   bool next_field(Slot* iterator, bool* more, const char** key, std::size_t* key_at, Slot* value,
                   Fault& f) override {
-    Cursor& c = cursor(iterator);
+    Cursor& c = cursor_of(iterator);
     if (c.p == c.end) {
       *more = false;
       return true;
@@ -311,63 +257,41 @@ class ProtobufReader final : public FormatReader {
   bool begin_list(const Instr& in, Slot* value, std::uint32_t, Slot* iterator, std::uint64_t* count,
                   Fault&) override {
     *count = kUnknownCount;
-    const FieldValue& v = value_of(value);
-    Cursor& c = cursor(iterator);
-    c = Cursor{
-        .p = v.p, .end = v.end, .word = v.bits, .kind = Cursor::Kind::Single, .type = v.type};
-    if (v.type == wire::kAbsent) {
-      c.kind = Cursor::Kind::Done;
-    } else if (in.op != Op::Map && (in.enc & wire::kPacked) && v.type == wire::kLen) {
-      c.kind = Cursor::Kind::Packed;
-      c.type = static_cast<wire::WireType>(in.enc & wire::kWireTypeMask);
-    }
+    begin_items(value_of(value), in.op != Op::Map && (in.enc & wire::kPacked), in.enc,
+                cursor_of(iterator));
     return true;
   }
   bool next_element(Slot* iterator, bool* more, Slot* element, Fault& f) override {
-    Cursor& c = cursor(iterator);
-    switch (c.kind) {
-      case Cursor::Kind::Single:
-        value_of(element) = single(c);
-        c.kind = Cursor::Kind::Done;
-        *more = true;
-        return true;
-      case Cursor::Kind::Packed: {
-        if (c.p == c.end) break;
-        ReadFailure fail;
-        if (!read_field_value(c.p, c.end, c.type, 0, value_of(element), 0, fail)) {
-          return failed(fail, f);
-        }
-        *more = true;
-        return true;
-      }
-      default: break;
+    Cursor& c = cursor_of(iterator);
+    const std::uint8_t* at = c.p;
+    switch (next_item(c, value_of(element))) {
+      case ItemStatus::item: *more = true; return true;
+      case ItemStatus::done: *more = false; return true;
+      case ItemStatus::malformed: break;
     }
-    *more = false;
-    return true;
+    ReadFailure fail;
+    FieldValue item;
+    read_field_value(at, c.end, c.type, 0, item, 0, fail);
+    return failed(fail, f);
   }
   // A map's entry: a message of the key, field 1, and the value, field 2, either of which may
   // be absent (then its zero value) or come twice (then the last counts).
   bool next_entry(Slot* iterator, bool* more, Slot* key, Slot* value, Fault& f) override {
-    Cursor& c = cursor(iterator);
+    Cursor& c = cursor_of(iterator);
     if (c.kind != Cursor::Kind::Single) {
       *more = false;
       return true;
     }
-    c.kind = Cursor::Kind::Done;
-    const FieldValue entry = single(c);
+    FieldValue entry;
+    next_item(c, entry);
     if (entry.type != wire::kLen) {
       return f.set(Errc::type_mismatch,
                    std::string("wire type ") + wire_type_name(entry.type) + " for a map entry",
                    at(entry.p));
     }
-    value_of(key) = FieldValue{.p = entry.p};
-    value_of(value) = FieldValue{.p = entry.p};
     ReadFailure fail;
-    for (const std::uint8_t* p = entry.p; p != entry.end;) {
-      FieldValue field;
-      if (!protobuf::next_field(p, entry.end, field, max_depth_, fail)) return failed(fail, f);
-      if (field.number == 1) value_of(key) = field;
-      if (field.number == 2) value_of(value) = field;
+    if (!read_entry(entry, value_of(key), value_of(value), max_depth_, fail)) {
+      return failed(fail, f);
     }
     *more = true;
     return true;
@@ -377,11 +301,6 @@ class ProtobufReader final : public FormatReader {
   }
 
  private:
-  static Cursor& cursor(Slot* s) { return *reinterpret_cast<Cursor*>(s->bytes); }
-  static FieldValue single(const Cursor& c) {
-    return FieldValue{.p = c.p, .end = c.end, .bits = c.word, .type = c.type};
-  }
-
   std::size_t at(const std::uint8_t* p) const {
     return p ? static_cast<std::size_t>(p - begin_) : Status::kNoOffset;
   }
@@ -390,76 +309,21 @@ class ProtobufReader final : public FormatReader {
   }
 
   bool store_signed(const Instr& in, std::int64_t x, void* slot, const FieldValue& v, Fault& f) {
-    const unsigned bits = 8 * in.width;
-    if (bits < 64) {
-      const std::int64_t most = (std::int64_t{1} << (bits - 1)) - 1;
-      if (x > most || x < -most - 1) {
-        return f.set(Errc::out_of_range,
-                     std::to_string(x) + " does not fit " + std::to_string(bits) + " bits",
-                     at(v.p));
-      }
+    if (!fits_signed(x, in.width)) {
+      return f.set(Errc::out_of_range,
+                   std::to_string(x) + " does not fit " + std::to_string(8 * in.width) + " bits",
+                   at(v.p));
     }
     std::memcpy(slot, &x, in.width);  // little-endian: the low bytes
     return true;
   }
   bool store_unsigned(const Instr& in, std::uint64_t x, void* slot, const FieldValue& v, Fault& f) {
-    const unsigned bits = 8 * in.width;
-    if (bits < 64 && x >> bits) {
+    if (!fits_unsigned(x, in.width)) {
       return f.set(Errc::out_of_range,
-                   std::to_string(x) + " does not fit " + std::to_string(bits) + " bits", at(v.p));
+                   std::to_string(x) + " does not fit " + std::to_string(8 * in.width) + " bits",
+                   at(v.p));
     }
     std::memcpy(slot, &x, in.width);
-    return true;
-  }
-
-  // The fields of Timestamp and Duration, varints by number.
-  template <class Each>
-  bool varint_fields(const FieldValue& v, Fault& f, Each each) {
-    ReadFailure fail;
-    for (const std::uint8_t* p = v.p; p != v.end;) {
-      FieldValue field;
-      if (!protobuf::next_field(p, v.end, field, max_depth_, fail)) return failed(fail, f);
-      if (field.number != 1 && field.number != 2) continue;
-      if (field.type != wire::kVarint) {
-        return f.set(Errc::type_mismatch,
-                     std::string("wire type ") + wire_type_name(field.type) + " for a varint",
-                     at(field.p));
-      }
-      if (!each(field)) return false;
-    }
-    return true;
-  }
-
-  bool time(const TypeDesc& t, const FieldValue& v, std::int64_t& ticks, Fault& f) {
-    std::int64_t seconds = 0, nanos = 0;
-    const std::uint8_t* nanos_at = v.p;
-    const bool ok = varint_fields(v, f, [&](const FieldValue& field) {
-      if (field.number == 1) {
-        seconds = static_cast<std::int64_t>(field.bits);
-        return true;
-      }
-      nanos = static_cast<std::int64_t>(field.bits);
-      nanos_at = field.p;
-      return true;
-    });
-    if (!ok) return false;
-    const bool duration = t.kind == Kind::Duration;
-    const bool in_range = duration ? nanos > -kNanosPerSecond && nanos < kNanosPerSecond &&
-                                         !(seconds > 0 && nanos < 0) && !(seconds < 0 && nanos > 0)
-                                   : nanos >= 0 && nanos < kNanosPerSecond;
-    if (!in_range) {
-      return f.set(
-          Errc::out_of_range,
-          "nanoseconds " + std::to_string(nanos) + " with seconds " + std::to_string(seconds),
-          at(nanos_at));
-    }
-    if (nanos < 0) {
-      seconds -= 1;
-      nanos += kNanosPerSecond;
-    }
-    if (!join_ticks(seconds, static_cast<std::uint64_t>(nanos), t.unit, ticks)) {
-      return f.set(Errc::out_of_range, "time does not fit a 64-bit count of its unit", at(v.p));
-    }
     return true;
   }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "formats/protobuf/protobuf_slot.h"
 #include "formats/protobuf/sized.h"
 #include "typeinfo/utf8.h"
 
@@ -37,6 +38,9 @@ void put_text(Buffer& out, std::uint32_t number, const void* data, std::size_t n
   out.append(data, n);
 }
 
+// How deep groups may nest in the unknown fields of a Decimal, Timestamp or Duration message.
+constexpr std::uint32_t kSmallMessageGroups = 1;
+
 bool utf8(const FieldValue& f, ReadFailure& fail) {
   std::size_t bad = 0;
   if (valid_utf8(f.p, static_cast<std::size_t>(f.end - f.p), &bad)) return true;
@@ -53,16 +57,11 @@ bool expect(const FieldValue& f, wire::WireType type, ReadFailure& fail) {
 
 }  // namespace
 
-void write_decimal(Buffer& out, const Decimal& d) {
-  if (d.unscaled) put_varint(out, 1, wire::zigzag(d.unscaled));
-  if (d.scale) put_varint(out, 2, wire::zigzag(d.scale));
-}
-
 bool read_decimal(const std::uint8_t* p, const std::uint8_t* end, Decimal& d, ReadFailure& fail) {
   d = Decimal{};
   while (p != end) {
     FieldValue g;
-    if (!next_field(p, end, g, 1, fail)) return false;
+    if (!next_field(p, end, g, kSmallMessageGroups, fail)) return false;
     if (g.number != 1 && g.number != 2) continue;
     if (!expect(g, wire::kVarint, fail)) return false;
     const std::int64_t x = wire::unzigzag(g.bits);
@@ -73,6 +72,42 @@ bool read_decimal(const std::uint8_t* p, const std::uint8_t* end, Decimal& d, Re
     } else {
       d.scale = static_cast<std::int32_t>(x);
     }
+  }
+  return true;
+}
+
+bool read_time(const FieldValue& v, TimeUnit unit, bool duration, std::int64_t& ticks,
+               ReadFailure& fail) {
+  std::int64_t seconds = 0, nanos = 0;
+  const std::uint8_t* nanos_at = v.p;
+  for (const std::uint8_t* p = v.p; p != v.end;) {
+    FieldValue field;
+    if (!next_field(p, v.end, field, kSmallMessageGroups, fail)) return false;
+    if (field.number != 1 && field.number != 2) continue;
+    if (field.type != wire::kVarint) {
+      return fail.set(Errc::type_mismatch,
+                      std::string("wire type ") + wire_type_name(field.type) + " for a varint",
+                      field.p);
+    }
+    if (field.number == 1) {
+      seconds = static_cast<std::int64_t>(field.bits);
+    } else {
+      nanos = static_cast<std::int64_t>(field.bits);
+      nanos_at = field.p;
+    }
+  }
+  if (!time_valid(seconds, nanos, duration)) {
+    return fail.set(
+        Errc::out_of_range,
+        "nanoseconds " + std::to_string(nanos) + " with seconds " + std::to_string(seconds),
+        nanos_at);
+  }
+  if (nanos < 0) {
+    seconds -= 1;
+    nanos += kNanosPerSecond;
+  }
+  if (!join_ticks(seconds, static_cast<std::uint64_t>(nanos), unit, ticks)) {
+    return fail.set(Errc::out_of_range, "time does not fit a 64-bit count of its unit", v.p);
   }
   return true;
 }
@@ -97,9 +132,7 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       return Errc::ok;
     case Value::Type::Decimal: {
       put_tag(out, kDecimal, wire::kLen);
-      const std::size_t mark = open_sized(out);
-      write_decimal(out, v.as_decimal());
-      close_sized(out, mark);
+      out.commit_to(put_decimal_message(out.ensure(kMaxSmallMessage), v.as_decimal()));
       return Errc::ok;
     }
     case Value::Type::Array:

@@ -12,11 +12,13 @@
 
 namespace jitser::protobuf {
 
-/// The fields of the Decimal message, `message { sint64 unscaled = 1; sint32 scale = 2; }`,
-/// zeros left out: a decimal field's and a Value's.
-void write_decimal(Buffer& out, const Decimal& d);
-/// Reads the Decimal message in [p, end) into `d`.
+/// Reads the Decimal message in [p, end) into `d` (protobuf_slot.h writes it).
 bool read_decimal(const std::uint8_t* p, const std::uint8_t* end, Decimal& d, ReadFailure& fail);
+
+/// Reads the Timestamp or Duration message in `v` as a count of `unit`. In it, as in a
+/// Decimal, unknown fields may be groups, which hold no groups themselves.
+bool read_time(const FieldValue& v, TimeUnit unit, bool duration, std::int64_t& ticks,
+               ReadFailure& fail);
 
 /// Appends the fields of the Value message for `v`, nesting at most `depth_left` arrays and
 /// maps; fails only with depth_exceeded.

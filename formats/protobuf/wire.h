@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+// Inlined into every caller: the kernel's functions are one function each in the bitcode, as
+// the JIT inlines them and not what they call.
+#define JITSER_PROTOBUF_WIRE_INLINE [[gnu::always_inline]] inline
+
 namespace jitser::protobuf::wire {
 
 /// The low three bits of a tag: how the value after it is framed.
@@ -27,19 +31,24 @@ inline constexpr std::uint8_t kPacked = 0x10;  // List, Array: scalar elements i
 /// Map: the key's wire type in the low bits, the value's shifted by this.
 inline constexpr unsigned kMapValueShift = 4;
 
+/// Op::Frame: the Plan has a field whose number is past kMaxFieldNumber, so writing fails.
+inline constexpr std::uint8_t kUnwritableFrame = 0x01;
+
 inline constexpr std::uint32_t kMaxFieldNumber = (1u << 29) - 1;
 inline constexpr std::size_t kMaxVarintBytes = 10;
 
-inline std::uint64_t zigzag(std::int64_t v) {
+JITSER_PROTOBUF_WIRE_INLINE std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
-inline std::int64_t unzigzag(std::uint64_t v) {
+JITSER_PROTOBUF_WIRE_INLINE std::int64_t unzigzag(std::uint64_t v) {
   return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
 }
 
-inline std::uint32_t tag(std::uint32_t number, WireType type) { return number << 3 | type; }
+JITSER_PROTOBUF_WIRE_INLINE std::uint32_t tag(std::uint32_t number, WireType type) {
+  return number << 3 | type;
+}
 
-inline std::size_t varint_size(std::uint64_t v) {
+JITSER_PROTOBUF_WIRE_INLINE std::size_t varint_size(std::uint64_t v) {
   std::size_t n = 1;
   while (v >= 0x80) {
     v >>= 7;
@@ -49,7 +58,7 @@ inline std::size_t varint_size(std::uint64_t v) {
 }
 
 /// Writes v in the fewest bytes, into room for kMaxVarintBytes; returns the end.
-inline std::uint8_t* put_varint(std::uint8_t* out, std::uint64_t v) {
+JITSER_PROTOBUF_WIRE_INLINE std::uint8_t* put_varint(std::uint8_t* out, std::uint64_t v) {
   while (v >= 0x80) {
     *out++ = static_cast<std::uint8_t>(v | 0x80);
     v >>= 7;
@@ -63,10 +72,13 @@ enum class VarintStatus : std::uint8_t { ok, truncated, overlong };
 /// Reads a varint of at most ten bytes from [p, end), advancing p. Protobuf readers accept
 /// redundant high bytes (0x80 0x00), so only a varint past ten bytes, or whose tenth byte sets
 /// bits above 64, is overlong.
-inline VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& v) {
+JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
+                                                    std::uint64_t& v) {
+  // With ten bytes left, none of the bytes is checked against the end.
+  const bool room = end - p >= static_cast<std::ptrdiff_t>(kMaxVarintBytes);
   std::uint64_t result = 0;
   for (unsigned i = 0; i < kMaxVarintBytes; ++i) {
-    if (p + i == end) return VarintStatus::truncated;
+    if (!room && p + i == end) return VarintStatus::truncated;
     const std::uint8_t b = p[i];
     if (i == kMaxVarintBytes - 1 && b > 1) return VarintStatus::overlong;
     result |= std::uint64_t{b & 0x7Fu} << (7 * i);

@@ -70,6 +70,9 @@ struct CodecStats {
   /// Calls where compiled code failed and the interpreter, rerun for the error, did not. Always
   /// zero unless the JIT has a bug; the tests and the fuzzer check it.
   std::uint64_t tier_disagreements = 0;
+  /// Compiled calls that left their input to the interpreter, as it took a path compiled code
+  /// does not take (Protobuf: a message field that appears twice, whose appearances merge).
+  std::uint64_t declined_calls = 0;
   std::string failure;  // why compilation failed, or why the codec's format is not compiled
   /// What the code cache did for this codec: empty without one; "hit" when both directions
   /// were linked from it; else, per direction, why not ("no file", "ignored a file: ...") and
