@@ -195,7 +195,9 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///   begin_list(Slot*, Slot* iterator, u64* count, u32 op, u32 enc, u32 min_item_bytes)
 ///                                  count-prefixed formats set *count (an array's is preset)
 ///   next_element(Slot* iterator, Slot* element, u32 enc) -> i32   1 an element, 0 the end,
-///                                  -1 failure; enc: the list's
+///                                  -1 failure; enc: the list's. In formats with repeated
+///                                  keys begin_list gives each appearance's count, and
+///                                  next_element is called that many times
 ///   keyed formats: begin_object(Slot*, Slot* iterator),
 ///                  next_field(Slot* iterator, Slot* value, const char** raw_key,
 ///                             u32 max_depth) -> i32   (max_depth bounds what it skips whole),

@@ -222,19 +222,54 @@ class ReadEmitter : public EmitterBase {
     BasicBlock* some = block("some");
     BasicBlock* done = block("some.done");
     b_.CreateCondBr(b_.CreateICmpNE(is_null, c8(0)), null, some);
+    // A std::optional of a number needs no call: its value, then its engaged flag
+    // (jit/runtime.h); the value is zeroed before it is read, so a failed read leaves a valid one.
+    const TypeDesc& held_type = element_of(in);
+    const bool plain = in.type->kind == Kind::Optional && holds_number(held_type);
     b_.SetInsertPoint(null);
-    call_host(reinterpret_cast<const void*>(ops->reset),
-              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
-              {const_ptr(in.type), p});
+    if (plain) {
+      store(c8(0), p, held_type.size);
+    } else {
+      call_host(reinterpret_cast<const void*>(ops->reset),
+                FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
+                {const_ptr(in.type), p});
+    }
     b_.CreateBr(done);
     b_.SetInsertPoint(some);
-    Value* held = call_host(reinterpret_cast<const void*>(ops->fill),
-                            FunctionType::get(ptr_, {ptr_, ptr_}, false), {const_ptr(in.type), p});
+    Value* held = p;
+    if (plain) {
+      store(llvm::ConstantInt::get(int_type(static_cast<unsigned>(held_type.size)), 0), p, 0);
+      store(c8(1), p, held_type.size);
+    } else {
+      held = call_host(reinterpret_cast<const void*>(ops->fill),
+                       FunctionType::get(ptr_, {ptr_, ptr_}, false), {const_ptr(in.type), p});
+    }
     enter(context);
     call_routine(in.a, slot, held);
     leave(context);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
+  }
+
+  // A bool, integer, float, enum or time: trivially made and destroyed, of 1 to 8 bytes.
+  static bool holds_number(const TypeDesc& t) {
+    switch (t.kind) {
+      case Kind::Bool:
+      case Kind::Int8:
+      case Kind::Int16:
+      case Kind::Int32:
+      case Kind::Int64:
+      case Kind::UInt8:
+      case Kind::UInt16:
+      case Kind::UInt32:
+      case Kind::UInt64:
+      case Kind::Float32:
+      case Kind::Float64:
+      case Kind::Enum:
+      case Kind::Timestamp:
+      case Kind::Duration: return true;
+      default: return false;
+    }
   }
 
   // A shared_ptr: null, an object read before (formats that keep identity), or a new one.
@@ -650,38 +685,41 @@ class ReadEmitter : public EmitterBase {
   }
 
   // One appearance of a list or array field: its items from index *count on, as one level of
-  // nesting; a list grows by doubling, an array fails past its size.
+  // nesting. Formats with repeated keys give each appearance's count first (begin_list), so a
+  // list grows once and the items are read by a counted loop; an array fails past its size.
   void more_items(const Instr& in, Value* slot, Value* p, Value* count) {
     Value* context = fn_->getArg(0);
     const std::uint64_t stride = element_of(in).size;
     enter(context);
     Value* iterator = new_slot("items");
-    begin_list(in, slot, iterator);
-    const ListOps* ops = in.type->list_ops;
-    each_element(in, iterator, [&](Value* element) {
-      Value* i = b_.CreateLoad(i64_, count);
-      Value* data = p;
-      if (in.op == Op::Array) {
-        fail_if(b_.CreateICmpUGE(i, c64(in.count)));  // more elements than the array holds
-      } else {
-        Value* have = list_size(p, stride);
-        BasicBlock* grow = block("items.grow");
-        BasicBlock* ready = block("items.ready");
-        b_.CreateCondBr(b_.CreateICmpUGE(i, have), grow, ready);
-        b_.SetInsertPoint(grow);
-        Value* doubled = b_.CreateMul(have, c64(2));
-        Value* wanted = b_.CreateAdd(i, c64(1));
-        call_host(reinterpret_cast<const void*>(ops->resize),
-                  FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
-                  {const_ptr(in.type), p,
-                   b_.CreateSelect(b_.CreateICmpUGT(doubled, wanted), doubled, wanted)});
-        b_.CreateBr(ready);
-        b_.SetInsertPoint(ready);
-        data = load(ptr_, p, 0);
-      }
-      call_routine(in.a, element, b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(i, c64(stride))));
-      b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
+    Value* n = begin_list(in, slot, iterator);
+    Value* start = b_.CreateLoad(i64_, count);
+    Value* total = b_.CreateAdd(start, n);
+    Value* data = p;
+    if (in.op == Op::Array) {
+      fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
+    } else {
+      BasicBlock* grow = block("items.grow");
+      BasicBlock* ready = block("items.ready");
+      b_.CreateCondBr(b_.CreateICmpUGT(total, list_size(p, stride)), grow, ready);
+      b_.SetInsertPoint(grow);
+      call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
+                FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
+                {const_ptr(in.type), p, total});
+      b_.CreateBr(ready);
+      b_.SetInsertPoint(ready);
+      data = load(ptr_, p, 0);
+    }
+    Value* element = new_slot("element");
+    Value* first = b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(start, c64(stride)));
+    each_of(first, stride, n, [&](Value* target) {
+      Value* status =
+          b_.CreateCall(helper(kernel("next_element").c_str(), i32_, {ptr_, ptr_, i32_}),
+                        {iterator, element, c32(in.enc)});
+      fail_if(b_.CreateICmpNE(status, c32(1)));
+      call_routine(in.a, element, target);
     });
+    b_.CreateStore(total, count);
     leave(context);
   }
 
@@ -691,9 +729,15 @@ class ReadEmitter : public EmitterBase {
       fail_if(b_.CreateICmpNE(n, c64(in.count)));
       return;
     }
+    BasicBlock* cut = block("items.cut");
+    BasicBlock* done = block("items.done");
+    b_.CreateCondBr(b_.CreateICmpNE(n, list_size(p, element_of(in).size)), cut, done);
+    b_.SetInsertPoint(cut);
     call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
               FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
               {const_ptr(in.type), p, n});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
   }
 
   // A field of a oneof just read empties the others of its group, as the last to come wins.

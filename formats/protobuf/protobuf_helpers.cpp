@@ -151,6 +151,10 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
   const ListOps& ops = *type->list_ops;
   Cursor c;
   begin_items(value_of(s), true, enc, c);
+  std::uint64_t count = 0;
+  if (!count_items(c, count)) return false;
+  std::size_t n = ops.size(type, list);
+  ops.resize(type, list, n + count);
   FieldValue item;
   for (;;) {
     switch (next_item(c, item)) {
@@ -159,9 +163,7 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
       case ItemStatus::malformed: return false;
     }
     if (!as_type(item, wire::kVarint)) return false;
-    const std::size_t n = ops.size(type, list);
-    ops.resize(type, list, n + 1);
-    ops.set_bool(type, list, n, item.bits != 0);
+    ops.set_bool(type, list, n++, item.bits != 0);
   }
 }
 

@@ -241,24 +241,32 @@ std::int32_t jitser_protobuf_find_field(const char*, const FieldDesc* const*, st
 
 bool jitser_protobuf_skip(Slot*) { return true; }  // next_field read past it
 
-bool jitser_protobuf_begin_list(Slot* value, Slot* iterator, std::uint64_t*, std::uint32_t,
+// An appearance's count of items comes first (repeated keys, formats/compiled_abi.h), so that
+// compiled code reads them by a counted loop.
+bool jitser_protobuf_begin_list(Slot* value, Slot* iterator, std::uint64_t* count, std::uint32_t,
                                 std::uint32_t enc, std::uint32_t) {
-  begin_items(value_of(value), (enc & wire::kPacked) != 0, enc, cursor_of(iterator));
-  return true;
+  Cursor& c = cursor_of(iterator);
+  begin_items(value_of(value), (enc & wire::kPacked) != 0, enc, c);
+  return count_items(c, *count);
 }
 
-// The list's encoding names its elements' wire type, so a packed run's framing is constant.
+// Called as many times as begin_list counted: the cursor's kind stays as it is, so that the
+// loop is one of packed elements or of the one item. The list's encoding names its elements'
+// wire type, so a packed run's framing is constant.
 std::int32_t jitser_protobuf_next_element(Slot* iterator, Slot* element, std::uint32_t enc) {
   Cursor& c = cursor_of(iterator);
-  if (c.kind == Cursor::Kind::Packed) {
-    c.type = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
+  FieldValue& item = value_of(element);
+  switch (c.kind) {
+    case Cursor::Kind::Single:
+      item = FieldValue{.p = c.p, .end = c.end, .bits = c.word, .type = c.type};
+      return 1;
+    case Cursor::Kind::Packed:
+      return frame_value(c.p, c.end, static_cast<wire::WireType>(enc & wire::kWireTypeMask),
+                         item) == FrameStatus::ok
+                 ? 1
+                 : -1;
+    default: return 0;
   }
-  switch (next_item(c, value_of(element))) {
-    case ItemStatus::item: return 1;
-    case ItemStatus::done: return 0;
-    case ItemStatus::malformed: break;
-  }
-  return -1;
 }
 
 // The functions compiled code calls that are not defined here (formats/kernel_calls.h).

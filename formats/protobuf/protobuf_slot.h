@@ -94,6 +94,26 @@ JITSER_PROTOBUF_INLINE void begin_items(const FieldValue& v, bool packable, std:
   }
 }
 
+/// How many items begin_items started: one, none, or the elements of a packed run, false for
+/// a run that does not hold whole elements. A varint ends at each byte below 0x80.
+JITSER_PROTOBUF_INLINE bool count_items(const Cursor& c, std::uint64_t& n) {
+  switch (c.kind) {
+    case Cursor::Kind::Single: n = 1; return true;
+    case Cursor::Kind::Packed: break;
+    default: n = 0; return true;
+  }
+  const auto bytes = static_cast<std::size_t>(c.end - c.p);
+  switch (c.type) {
+    case wire::kI32: n = bytes / 4; return bytes % 4 == 0;
+    case wire::kI64: n = bytes / 8; return bytes % 8 == 0;
+    default: break;
+  }
+  std::uint64_t ends = 0;
+  for (std::size_t i = 0; i < bytes; ++i) ends += c.p[i] < 0x80;
+  n = ends;
+  return bytes == 0 || c.end[-1] < 0x80;
+}
+
 /// What next_item found.
 enum class ItemStatus : std::uint8_t { item, done, malformed };
 
