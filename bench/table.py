@@ -36,22 +36,34 @@ TARGETS = [
     # a type loaded at run time against protobuf's DynamicMessage, on the same value
     ("json", "MediaContent_schema", "serialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
     ("json", "MediaContent_schema", "deserialize", "jit", "json:MediaContent:protobuf_dynamic_json", 10.0),
+    ("protobuf", "MediaContent_schema", "serialize", "jit", "protobuf:MediaContent:protobuf_dynamic", 10.0),
+    ("protobuf", "MediaContent_schema", "deserialize", "jit", "protobuf:MediaContent:protobuf_dynamic", 10.0),
+] + [
+    # the Protobuf wire format against protoc's generated classes: the same work (from and into
+    # the plain struct) at most half the time, and reading at most 0.7x of their parse alone
+    ("protobuf", payload, op, "jit", "protobuf_generated", 2.0)
+    for payload in ("MediaContent", "Sample") for op in ("serialize", "deserialize")
+] + [
+    ("protobuf", payload, "deserialize", "jit", f"protobuf:{payload}:parse:protobuf_generated", 1 / 0.7)
+    for payload in ("MediaContent", "Sample")
+] + [
+    ("protobuf", "MediaContent", op, "jit", "interp", 3.0) for op in ("serialize", "deserialize")
 ] + [
     # first-tier code (docs/jit.md), which runs while optimized code compiles
     (fmt, "MediaContent", op, "first", "interp", 2.0)
-    for fmt in ("binary", "json") for op in ("serialize", "deserialize")
+    for fmt in ("binary", "json", "protobuf") for op in ("serialize", "deserialize")
 ]
 # (format, payload, op, impl, other payload, at most this many times slower than on it)
 SLOWDOWN_LIMITS = [
     ("json", "MediaContent_shuffled", "deserialize", "jit", "MediaContent", 1.5),
 ] + [
     (fmt, "MediaContent_text", op, "jit", "MediaContent", 1.1)
-    for fmt in ("binary", "json") for op in ("serialize", "deserialize")
+    for fmt in ("binary", "json", "protobuf") for op in ("serialize", "deserialize")
 ]
 # (format, payload, op, impl, other payload): ratios printed for information, with no limit
 INFO_RATIOS = [
     (fmt, "MediaContent_schema", op, "jit", "MediaContent")
-    for fmt in ("binary", "json") for op in ("serialize", "deserialize")
+    for fmt in ("binary", "json", "protobuf") for op in ("serialize", "deserialize")
 ]
 COMPILE_LIMIT_MS = 50.0
 # compile/MediaContent/first: MediaContent's binary and JSON codecs running first-tier code.
@@ -83,13 +95,15 @@ def medians(path):
 
 
 def key(fmt, payload, op, impl):
-    # a peer under its own format name (protobuf:protobuf_generated), and payload name
-    # (json:MediaContent:protobuf_dynamic_json)
+    # a peer under its own format name (protobuf:protobuf_generated), payload name
+    # (json:MediaContent:protobuf_dynamic_json) and operation (protobuf:Sample:parse:...)
     parts = impl.split(":")
     if len(parts) == 2:
         fmt, impl = parts
     elif len(parts) == 3:
         fmt, payload, impl = parts
+    elif len(parts) == 4:
+        fmt, payload, op, impl = parts
     return f"{fmt}/{payload}/{op}/{impl}"
 
 
@@ -109,7 +123,7 @@ def main():
         cells = "".join(
             f"{(f'{r[i][0]:.1f} {r[i][1]}' if i in r else '-'):>30}" for i in impls)
         ratio = " ".join(f"{fmt} {r[f'{fmt}/interp'][0] / r[f'{fmt}/jit'][0]:.2f}x"
-                         for fmt in ("binary", "json")
+                         for fmt in ("binary", "json", "protobuf")
                          if f"{fmt}/jit" in r and f"{fmt}/interp" in r)
         print(f"{payload:<18} {op:<12}{cells}   {ratio}")
 

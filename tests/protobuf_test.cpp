@@ -129,6 +129,11 @@ TEST_F(ProtobufGuide, ReadingFollowsTheSpecificationNotOnlyOurOwnOutput) {
   EXPECT_EQ(g.c.a, 5);
   g = read("1A 02 08 05 1A 02 08 06");
   EXPECT_EQ(g.c.a, 6);
+  // Compiled code leaves those two merges to the interpreter, and the statistics count them
+  // apart from disagreements between the tiers.
+  CodecStats stats = codec->dyn().stats();
+  EXPECT_EQ(stats.declined_calls, stats.tier == Tier::Compiled ? 2u : 0u);
+  EXPECT_EQ(stats.tier_disagreements, 0u);
   // Repeated scalars packed, unpacked, and both, in one list.
   EXPECT_EQ(read("30 01 30 02 32 02 03 04 30 05").f, (std::vector<std::int32_t>{1, 2, 3, 4, 5}));
   // Repeated strings: one key each, appended in order.
@@ -146,6 +151,9 @@ TEST_F(ProtobufGuide, ReadingFollowsTheSpecificationNotOnlyOurOwnOutput) {
   EXPECT_EQ(g.a, 42);
   // A varint with redundant high bytes is accepted, as Protobuf's readers accept it.
   EXPECT_EQ(read("08 81 80 80 80 00").a, 1);
+  // Nothing else here is left to the interpreter.
+  stats = codec->dyn().stats();
+  EXPECT_EQ(stats.declined_calls, stats.tier == Tier::Compiled ? 2u : 0u);
   // A proto3 enum is open: values it does not declare are kept (Inner's tone, below, checks
   // it against protobuf).
 }

@@ -69,16 +69,50 @@ JITSER_PROTOBUF_WIRE_INLINE std::uint8_t* put_varint(std::uint8_t* out, std::uin
 
 enum class VarintStatus : std::uint8_t { ok, truncated, overlong };
 
+/// The 7-bit groups of the eight bytes of `w` (their high bits clear), joined: 56 bits.
+JITSER_PROTOBUF_WIRE_INLINE std::uint64_t join_groups(std::uint64_t w) {
+  w = (w & 0x007F007F007F007Full) | ((w & 0x7F007F007F007F00ull) >> 1);
+  w = (w & 0x00003FFF00003FFFull) | ((w & 0x3FFF00003FFF0000ull) >> 2);
+  return (w & 0x000000000FFFFFFFull) | ((w & 0x0FFFFFFF00000000ull) >> 4);
+}
+
 /// Reads a varint of at most ten bytes from [p, end), advancing p. Protobuf readers accept
 /// redundant high bytes (0x80 0x00), so only a varint past ten bytes, or whose tenth byte sets
-/// bits above 64, is overlong.
+/// bits above 64, is overlong. With ten bytes left, a varint of more than one byte is read as a
+/// word, its end found from the bytes' high bits, so that a long one (a negative int32 takes
+/// ten) costs about what a short one does.
 JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
                                                     std::uint64_t& v) {
-  // With ten bytes left, none of the bytes is checked against the end.
-  const bool room = end - p >= static_cast<std::ptrdiff_t>(kMaxVarintBytes);
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  if (end - p >= static_cast<std::ptrdiff_t>(kMaxVarintBytes)) {
+    if (p[1] < 0x80) {  // two bytes: the commonest after one, which callers read themselves
+      v = (p[0] & 0x7Fu) | std::uint64_t{p[1]} << 7;
+      p += 2;
+      return VarintStatus::ok;
+    }
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (const std::uint64_t stops = ~w & kHighBits) {
+      const unsigned n = (static_cast<unsigned>(__builtin_ctzll(stops)) >> 3) + 1;  // 1 to 8
+      const std::uint64_t kept = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+      v = join_groups(w & kept & ~kHighBits);
+      p += n;
+      return VarintStatus::ok;
+    }
+    const std::uint64_t low = join_groups(w & ~kHighBits);
+    if (p[8] < 0x80) {
+      v = low | std::uint64_t{p[8]} << 56;
+      p += 9;
+      return VarintStatus::ok;
+    }
+    if (p[9] > 1) return VarintStatus::overlong;
+    v = low | std::uint64_t{p[8] & 0x7Fu} << 56 | std::uint64_t{p[9]} << 63;
+    p += 10;
+    return VarintStatus::ok;
+  }
   std::uint64_t result = 0;
   for (unsigned i = 0; i < kMaxVarintBytes; ++i) {
-    if (!room && p + i == end) return VarintStatus::truncated;
+    if (p + i == end) return VarintStatus::truncated;
     const std::uint8_t b = p[i];
     if (i == kMaxVarintBytes - 1 && b > 1) return VarintStatus::overlong;
     result |= std::uint64_t{b & 0x7Fu} << (7 * i);
