@@ -97,7 +97,7 @@ int main() {
     payloads::for_each_payload([&]<class T>(const char* name, const T& value) {
       // JSON and Protobuf have no references: the sample Graph, whose accounts refer to each
       // other in cycles, cannot be written in them (jitser says so: a `cycle` error naming the
-      // path). Protobuf's codecs are not compiled yet, and say so.
+      // path).
       if constexpr (!std::is_same_v<T, payloads::Graph>) {
         row(format, name, value);
       } else if (format == Format::Binary) {

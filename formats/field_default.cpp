@@ -6,6 +6,8 @@
 
 #include <jitser/value.h>
 
+#include "typeinfo/integers.h"
+
 namespace jitser {
 namespace {
 
@@ -134,24 +136,11 @@ bool holds_nothing(const FieldDesc& field, const void* slot) {
 
 bool holds_zero(const FieldDesc& field, const void* slot) {
   const TypeDesc& t = field.type->resolved();
+  if (is_plain_number(t.kind)) {
+    const auto* bytes = static_cast<const unsigned char*>(slot);
+    return std::all_of(bytes, bytes + t.size, [](unsigned char b) { return b == 0; });
+  }
   switch (t.kind) {
-    case Kind::Bool:
-    case Kind::Int8:
-    case Kind::Int16:
-    case Kind::Int32:
-    case Kind::Int64:
-    case Kind::UInt8:
-    case Kind::UInt16:
-    case Kind::UInt32:
-    case Kind::UInt64:
-    case Kind::Float32:
-    case Kind::Float64:
-    case Kind::Enum:
-    case Kind::Timestamp:
-    case Kind::Duration: {
-      const auto* bytes = static_cast<const unsigned char*>(slot);
-      return std::all_of(bytes, bytes + t.size, [](unsigned char b) { return b == 0; });
-    }
     case Kind::Decimal: return static_cast<const Decimal*>(slot)->unscaled == 0;
     case Kind::String: return static_cast<const std::string*>(slot)->empty();
     case Kind::Bytes:
@@ -162,11 +151,8 @@ bool holds_zero(const FieldDesc& field, const void* slot) {
     case Kind::Optional:
     case Kind::UniquePtr:
     case Kind::SharedPtr: return holds_nothing(field, slot);
-    case Kind::Struct:
-    case Kind::Array:
-    case Kind::Named: return false;
+    default: return false;
   }
-  return false;
 }
 
 bool left_out(const FieldDesc& field, const void* slot, bool omit_null, bool omit_default,

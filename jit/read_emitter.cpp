@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "jit/emitter.h"
+#include "typeinfo/integers.h"
 
 namespace jitser::jit {
 namespace {
@@ -225,7 +226,7 @@ class ReadEmitter : public EmitterBase {
     // A std::optional of a number needs no call: its value, then its engaged flag
     // (jit/runtime.h); the value is zeroed before it is read, so a failed read leaves a valid one.
     const TypeDesc& held_type = element_of(in);
-    const bool plain = in.type->kind == Kind::Optional && holds_number(held_type);
+    const bool plain = in.type->kind == Kind::Optional && is_plain_number(held_type.kind);
     b_.SetInsertPoint(null);
     if (plain) {
       store(c8(0), p, held_type.size);
@@ -249,27 +250,6 @@ class ReadEmitter : public EmitterBase {
     leave(context);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
-  }
-
-  // A bool, integer, float, enum or time: trivially made and destroyed, of 1 to 8 bytes.
-  static bool holds_number(const TypeDesc& t) {
-    switch (t.kind) {
-      case Kind::Bool:
-      case Kind::Int8:
-      case Kind::Int16:
-      case Kind::Int32:
-      case Kind::Int64:
-      case Kind::UInt8:
-      case Kind::UInt16:
-      case Kind::UInt32:
-      case Kind::UInt64:
-      case Kind::Float32:
-      case Kind::Float64:
-      case Kind::Enum:
-      case Kind::Timestamp:
-      case Kind::Duration: return true;
-      default: return false;
-    }
   }
 
   // A shared_ptr: null, an object read before (formats that keep identity), or a new one.
@@ -593,9 +573,7 @@ class ReadEmitter : public EmitterBase {
                     FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}, false),
                     {const_ptr(in.type), p, refills[i], c64(UINT64_MAX)});
         } else {
-          call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
-                    FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
-                    {const_ptr(in.type), p, c64(0)});
+          resize_list(in, p, c64(0));
         }
         b_.CreateBr(ready);
         b_.SetInsertPoint(ready);
@@ -703,9 +681,7 @@ class ReadEmitter : public EmitterBase {
       BasicBlock* ready = block("items.ready");
       b_.CreateCondBr(b_.CreateICmpUGT(total, list_size(p, stride)), grow, ready);
       b_.SetInsertPoint(grow);
-      call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
-                FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
-                {const_ptr(in.type), p, total});
+      resize_list(in, p, total);
       b_.CreateBr(ready);
       b_.SetInsertPoint(ready);
       data = load(ptr_, p, 0);
@@ -733,9 +709,7 @@ class ReadEmitter : public EmitterBase {
     BasicBlock* done = block("items.done");
     b_.CreateCondBr(b_.CreateICmpNE(n, list_size(p, element_of(in).size)), cut, done);
     b_.SetInsertPoint(cut);
-    call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
-              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
-              {const_ptr(in.type), p, n});
+    resize_list(in, p, n);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
@@ -753,6 +727,13 @@ class ReadEmitter : public EmitterBase {
       call_host(reset, FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_}, false),
                 {const_ptr(other.type), at(base, other.offset)});
     }
+  }
+
+  // Resizes the list `in` at p to n elements, by its ops.
+  void resize_list(const Instr& in, Value* p, Value* n) {
+    call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
+              FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
+              {const_ptr(in.type), p, n});
   }
 
   // A std::vector's size: its begin and end.

@@ -9,6 +9,28 @@
 
 namespace jitser {
 
+/// A bool, integer, float, enum or time: a value of 1 to 8 bytes, trivially made and destroyed,
+/// equal to another of its type exactly when their bytes are.
+inline bool is_plain_number(Kind k) {
+  switch (k) {
+    case Kind::Bool:
+    case Kind::Int8:
+    case Kind::Int16:
+    case Kind::Int32:
+    case Kind::Int64:
+    case Kind::UInt8:
+    case Kind::UInt16:
+    case Kind::UInt32:
+    case Kind::UInt64:
+    case Kind::Float32:
+    case Kind::Float64:
+    case Kind::Enum:
+    case Kind::Timestamp:
+    case Kind::Duration: return true;
+    default: return false;
+  }
+}
+
 inline bool is_unsigned(Kind k) {
   return k == Kind::UInt8 || k == Kind::UInt16 || k == Kind::UInt32 || k == Kind::UInt64;
 }
