@@ -265,8 +265,6 @@ class WriteEmitter : public WriterBase {
     const Kind kind = field.type->resolved().kind;
     if (kind == Kind::Struct || kind == Kind::Array) return llvm::ConstantInt::getFalse(ctx_);
     switch (in.op) {
-      case Op::Struct:
-      case Op::Array: return llvm::ConstantInt::getFalse(ctx_);
       case Op::Nullable:
         if (in.type->kind == Kind::Optional) return b_.CreateNot(engaged(in, slot));
         return b_.CreateIsNull(load(ptr_, slot, 0));
