@@ -255,7 +255,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what, boo
     // named V0 and V1); O2 runs it without the check too.
     if (Status s = run_pipeline(*built.module, *built.machine,
                                 "always-inline,function(sroa,early-cse,instcombine<no-verify-"
-                                "fixpoint>,jump-threading,simplifycfg),globaldce");
+                                "fixpoint>,sroa,jump-threading,simplifycfg),globaldce");
         !s) {
       return s;
     }

@@ -45,14 +45,9 @@ WriteSpan jitser_protobuf_widen_sized(WriteContext* ctx, std::uint8_t* cursor, s
 }
 
 bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
-                                std::uint32_t number, std::uint32_t max_depth, Slot* value) {
+                                std::uint32_t number, std::uint32_t max_depth) {
   ReadFailure fail;
-  FieldValue& v = value_of(value);
-  v.type = wire::kStartGroup;
-  v.p = *p;
-  if (!skip_group(*p, end, number, max_depth, fail)) return false;
-  v.end = *p;
-  return true;
+  return skip_group(*p, end, number, max_depth, fail);
 }
 
 bool jitser_protobuf_assign_string(std::string* s, const std::uint8_t* p, std::size_t n) {

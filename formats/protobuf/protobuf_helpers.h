@@ -81,9 +81,10 @@ bool jitser_protobuf_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDe
 // What the kernel calls for work not worth inlining.
 /// The size of a value of 128 bytes or more at `mark`: the body moves up to make room.
 WriteSpan jitser_protobuf_widen_sized(WriteContext* ctx, std::uint8_t* cursor, std::uint64_t mark);
-/// Skips the group `number` whose fields start at *p, into *value; false when it is malformed.
+/// Skips the group `number` whose fields start at *p, advancing *p past its end; false when it
+/// is malformed.
 bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
-                                std::uint32_t number, std::uint32_t max_depth, Slot* value);
+                                std::uint32_t number, std::uint32_t max_depth);
 /// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
 bool jitser_protobuf_assign_string(std::string* s, const std::uint8_t* p, std::size_t n);
 /// Resizes the byte vector at `list` to n and copies n bytes at p into it.

@@ -215,22 +215,30 @@ bool jitser_protobuf_begin_object(Slot* value, Slot* iterator) {
 std::int32_t jitser_protobuf_next_field(Slot* iterator, Slot* value, const char** raw_key,
                                         std::uint32_t max_depth) {
   Cursor& c = cursor_of(iterator);
+  // Set first, on every path: one address, which compiled code sees as one, so that the
+  // cursor can live in registers.
+  *raw_key = reinterpret_cast<const char*>(&c.word);
   if (c.p == c.end) return 0;
   std::uint32_t number = 0;
   wire::WireType type{};
   if (read_tag(c.p, c.end, number, type) != TagStatus::ok) return -1;
   FieldValue& v = value_of(value);
   if (frame_value(c.p, c.end, type, v) != FrameStatus::ok) [[unlikely]] {
-    if (type != wire::kStartGroup ||
-        !jitser_protobuf_skip_group(&c.p, c.end, number, max_depth, value)) {
+    // The helper gets a copy of the position: neither slot's address escapes, so both can
+    // live in registers.
+    const std::uint8_t* p = c.p;
+    if (type != wire::kStartGroup || !jitser_protobuf_skip_group(&p, c.end, number, max_depth)) {
       return -1;
     }
+    v.type = wire::kStartGroup;
+    v.p = c.p;
+    v.end = p;
+    c.p = p;
   }
   v.number = number;
   const std::uint64_t slack = c.word >> 32;
   if (type == wire::kLen) v.bits = std::min<std::uint64_t>(slack + (c.end - v.end), UINT32_MAX);
   c.word = slack << 32 | number;
-  *raw_key = reinterpret_cast<const char*>(&c.word);
   return 1;
 }
 
