@@ -203,12 +203,20 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///                             u32 max_depth) -> i32   (max_depth bounds what it skips whole),
 ///                  find_field(const char* raw_key, const FieldDesc* const*, u32 n) -> i32
 ///                  (the field a key names when its raw bytes matched no PlanField::match:
-///                  -1 none, -2 malformed), skip(Slot* value)
+///                  -1 none, -2 malformed), skip(Slot* value);
+///                  optionally expect_field(Slot* iterator, Slot* value, const char* key,
+///                  u32 key_size) -> bool: when the next field's key is `key` as written
+///                  (PlanField::key), reads it as next_field would and returns true, else
+///                  leaves the iterator as it was; compiled code tries the key of the field
+///                  expected next with it before next_field
 ///
 /// A raw key is readable 8 bytes past the length of any PlanField::match it is compared with.
 /// And, out of line:
 ///
-///   read_value(ctx, Slot*, Value*)   read_bool_list(Slot*, void* list, const TypeDesc*, u32 enc)
+///   read_value(ctx, Slot*, Value*)
+///   read_bool_list(Slot*, void* list, const TypeDesc*, u32 enc, u32 append)   the list read
+///            replaces what it held, or with `append` (a later appearance of its field, in
+///            formats with repeated keys) adds to it
 ///   read_map(ctx, Slot*, void* map, const TypeDesc*, const Instr* key, u32 enc, u32 min_entry,
 ///            SlotReadFn key, SlotReadFn value, void* refill)   in formats with repeated
 ///            keys, one appearance of the field, whose entries replace those of the same key,

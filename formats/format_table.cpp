@@ -68,17 +68,22 @@ constexpr const char* kBinaryInlined[] = {
 // Every function of the Protobuf kernel: its rules, a few instructions each in the common case,
 // with what is rare (a length past 127 bytes, a group, a long or non-ASCII string) out of line.
 constexpr const char* kProtobufInlined[] = {
-    "jitser_protobuf_put_frame",   "jitser_protobuf_put_bool",       "jitser_protobuf_put_int",
-    "jitser_protobuf_put_uint",    "jitser_protobuf_put_float",      "jitser_protobuf_put_double",
-    "jitser_protobuf_put_string",  "jitser_protobuf_put_bytes",      "jitser_protobuf_put_decimal",
-    "jitser_protobuf_put_time",    "jitser_protobuf_put_begin_list", "jitser_protobuf_put_end_list",
-    "jitser_protobuf_close_sized", "jitser_protobuf_open",           "jitser_protobuf_finish",
-    "jitser_protobuf_get_frame",   "jitser_protobuf_get_bool",       "jitser_protobuf_get_int",
-    "jitser_protobuf_get_uint",    "jitser_protobuf_get_float",      "jitser_protobuf_get_double",
-    "jitser_protobuf_get_string",  "jitser_protobuf_get_bytes",      "jitser_protobuf_get_null",
-    "jitser_protobuf_get_shared",  "jitser_protobuf_begin_object",   "jitser_protobuf_next_field",
-    "jitser_protobuf_find_field",  "jitser_protobuf_skip",           "jitser_protobuf_begin_list",
-    "jitser_protobuf_next_element"};
+    "jitser_protobuf_put_frame",      "jitser_protobuf_put_bool",
+    "jitser_protobuf_put_int",        "jitser_protobuf_put_uint",
+    "jitser_protobuf_put_float",      "jitser_protobuf_put_double",
+    "jitser_protobuf_put_string",     "jitser_protobuf_put_bytes",
+    "jitser_protobuf_put_decimal",    "jitser_protobuf_put_time",
+    "jitser_protobuf_put_begin_list", "jitser_protobuf_put_end_list",
+    "jitser_protobuf_close_sized",    "jitser_protobuf_open",
+    "jitser_protobuf_finish",         "jitser_protobuf_get_frame",
+    "jitser_protobuf_get_bool",       "jitser_protobuf_get_int",
+    "jitser_protobuf_get_uint",       "jitser_protobuf_get_float",
+    "jitser_protobuf_get_double",     "jitser_protobuf_get_string",
+    "jitser_protobuf_get_bytes",      "jitser_protobuf_get_null",
+    "jitser_protobuf_get_shared",     "jitser_protobuf_begin_object",
+    "jitser_protobuf_next_field",     "jitser_protobuf_expect_field",
+    "jitser_protobuf_find_field",     "jitser_protobuf_skip",
+    "jitser_protobuf_begin_list",     "jitser_protobuf_next_element"};
 
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},

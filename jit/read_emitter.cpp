@@ -27,6 +27,9 @@ class ReadEmitter : public EmitterBase {
               std::vector<HostAddress>& hosts)
       : EmitterBase(plan, options, module, hosts),
         inlined_(format_.kernel().inlined),
+        expects_(
+            std::any_of(format_.kernel().functions.begin(), format_.kernel().functions.end(),
+                        [&](const HelperSymbol& f) { return kernel("expect_field") == f.name; })),
         counted_(plan.traits.containers == FormatTraits::Containers::CountPrefixed),
         slot_type_(llvm::ArrayType::get(i8_, sizeof(Slot))),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)),
@@ -331,7 +334,8 @@ class ReadEmitter : public EmitterBase {
     const void* resize = reinterpret_cast<const void*>(ops->resize);
     enter(context);
     if (!ops->data) {  // std::vector<bool>
-      check("read_bool_list", {ptr_, ptr_, ptr_, i32_}, {slot, p, type, c32(in.enc)}, 0);
+      check("read_bool_list", {ptr_, ptr_, ptr_, i32_, i32_}, {slot, p, type, c32(in.enc), c32(0)},
+            0);
       leave(context);
       return;
     }
@@ -469,15 +473,15 @@ class ReadEmitter : public EmitterBase {
       b_.CreateStore(c64(0), seen.back());
     }
     b_.CreateStore(c32(0), expected);
-    // Formats with repeated keys: the items each list or array field has read so far, and
-    // each map field's refill, from its first appearance to the object's end.
+    // Formats with repeated keys: the items each array field has read so far (a list's are
+    // its size), and each map field's refill, from its first appearance to the object's end.
     std::vector<Value*> items(n, nullptr);
     std::vector<Value*> refills(n, nullptr);
     for (std::uint32_t i = 0; repeated_ && i < n; ++i) {
       const Instr& in = plan_.code[routine.begin + i];
       if (in.op == Op::Map) {
         refills[i] = local(llvm::ArrayType::get(i8_, kMapRefillSize), "refill", 16);
-      } else if (gains_items(in)) {
+      } else if (in.op == Op::Array) {
         items[i] = local(i64_, "items");
         b_.CreateStore(c64(0), items[i]);
       }
@@ -491,7 +495,21 @@ class ReadEmitter : public EmitterBase {
     BasicBlock* unknown = block("object.unknown");
     std::vector<BasicBlock*> handle(n);
     for (std::uint32_t i = 0; i < n; ++i) handle[i] = block("field");
-    b_.CreateBr(next);
+    // Formats that find a field by its key as written (expect_field) read declaration order
+    // without dispatch: the key of the field expected next is looked for in the input first,
+    // and a hit goes to that field's handler; anything else is read by next_field.
+    auto read_next = [&](std::uint32_t expected_field) {
+      if (!expects_ || expected_field >= n) {
+        b_.CreateBr(next);
+        return;
+      }
+      const std::string& key = plan_.fields[plan_.code[routine.begin + expected_field].field].key;
+      Value* hit = b_.CreateCall(
+          helper(kernel("expect_field").c_str(), i1(), {ptr_, ptr_, ptr_, i32_}),
+          {it, field, b_.CreateGlobalString(key, "key", 0, &module_), c32(key.size())});
+      b_.CreateCondBr(hit, handle[expected_field], next);
+    };
+    read_next(0);
 
     b_.SetInsertPoint(next);
     Value* status =
@@ -562,32 +580,31 @@ class ReadEmitter : public EmitterBase {
         b_.CreateCall(helper("jitser_rt_decline", i1(), {ptr_}), {context});
         b_.CreateBr(fail_);
         b_.SetInsertPoint(first);
-      } else if (in.op == Op::Map || (in.op == Op::List && !in.type->list_ops->data)) {
-        // A map's or bool list's first appearance replaces what it held; later ones add to it.
+      } else if (in.op == Op::Map) {
+        // A map's first appearance replaces what it held; later ones add to it.
         BasicBlock* empty = block("items.empty");
         BasicBlock* ready = block("items.ready");
         b_.CreateCondBr(again, ready, empty);
         b_.SetInsertPoint(empty);
-        if (in.op == Op::Map) {
-          call_host(reinterpret_cast<const void*>(in.type->map_ops->refill_begin),
-                    FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}, false),
-                    {const_ptr(in.type), p, refills[i], c64(UINT64_MAX)});
-        } else {
-          resize_list(in, p, c64(0));
-        }
+        call_host(reinterpret_cast<const void*>(in.type->map_ops->refill_begin),
+                  FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, ptr_, i64_}, false),
+                  {const_ptr(in.type), p, refills[i], c64(UINT64_MAX)});
         b_.CreateBr(ready);
         b_.SetInsertPoint(ready);
       }
       b_.CreateStore(b_.CreateOr(word, bit), seen[i / 64]);
-      if (items[i]) {
-        more_items(in, field, p, items[i]);
+      if (repeated_ && in.op == Op::List) {
+        list_items(in, field, p, again);
+      } else if (items[i]) {
+        array_items(in, field, p, items[i]);
       } else {
         this->value(in, field, p, refills[i]);
       }
       if (repeated_ && routine.oneofs) drop_alternatives(routine, i, base);
       // A key that comes once per item is likely to come again next.
-      b_.CreateStore(c32(plan_field.key_per_item ? i : i + 1), expected);
-      b_.CreateBr(next);
+      const std::uint32_t after = plan_field.key_per_item ? i : i + 1;
+      b_.CreateStore(c32(after), expected);
+      read_next(after);
     }
 
     b_.SetInsertPoint(finish);
@@ -609,7 +626,7 @@ class ReadEmitter : public EmitterBase {
       }
       b_.CreateBr(done);
       b_.SetInsertPoint(present);
-      if (items[i]) items_end(in, at(base, in.offset), b_.CreateLoad(i64_, items[i]));
+      if (items[i]) items_end(in, b_.CreateLoad(i64_, items[i]));
       if (refills[i]) {
         // Ended here, the refill is forgotten, so that a failure after it does not end it again.
         end_refill(in, refills[i]);
@@ -651,68 +668,73 @@ class ReadEmitter : public EmitterBase {
 
   // ---- repeated keys --------------------------------------------------------------------
 
-  // A list or array field that gains the items of each appearance (a list of bools is read by
-  // its helper, which adds to it).
-  static bool gains_items(const Instr& in) {
-    return (in.op == Op::List && in.type->list_ops->data) || in.op == Op::Array;
-  }
-
   // Whether reading the field again merges into what it holds: a nested object.
   bool merges(const Instr& in) const {
     return in.op == Op::Struct || (in.op == Op::Nullable && plan_.routines[in.a].object);
   }
 
-  // One appearance of a list or array field: its items from index *count on, as one level of
-  // nesting. Formats with repeated keys give each appearance's count first (begin_list), so a
-  // list grows once and the items are read by a counted loop; an array fails past its size.
-  void more_items(const Instr& in, Value* slot, Value* p, Value* count) {
+  // One appearance of a list field in a format with repeated keys: its first replaces what the
+  // list held, later ones add to it, so the list's size counts the items read and nothing is
+  // left to do at the object's end. begin_list gives the appearance's count first, so the list
+  // is resized once, if at all, and a counted loop reads the items in place (a used list's
+  // elements reused). A list of bools is read by its helper.
+  void list_items(const Instr& in, Value* slot, Value* p, Value* again) {
     Value* context = fn_->getArg(0);
+    enter(context);
+    if (!in.type->list_ops->data) {
+      check("read_bool_list", {ptr_, ptr_, ptr_, i32_, i32_},
+            {slot, p, const_ptr(in.type), c32(in.enc), b_.CreateZExt(again, i32_)}, 0);
+      leave(context);
+      return;
+    }
     const std::uint64_t stride = element_of(in).size;
+    Value* iterator = new_slot("items");
+    Value* n = begin_list(in, slot, iterator);
+    Value* size = list_size(p, stride);
+    Value* start = b_.CreateSelect(again, size, c64(0));
+    Value* total = b_.CreateAdd(start, n);
+    BasicBlock* resize = block("items.resize");
+    BasicBlock* ready = block("items.ready");
+    b_.CreateCondBr(b_.CreateICmpNE(total, size), resize, ready);
+    b_.SetInsertPoint(resize);
+    resize_list(in, p, total);
+    b_.CreateBr(ready);
+    b_.SetInsertPoint(ready);
+    read_items(in, iterator,
+               b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(start, c64(stride))), n);
+    leave(context);
+  }
+
+  // One appearance of an array field: its items from index *count on; the array fails past its
+  // size, and at the object's end (items_end) unless it has them all.
+  void array_items(const Instr& in, Value* slot, Value* p, Value* count) {
+    Value* context = fn_->getArg(0);
     enter(context);
     Value* iterator = new_slot("items");
     Value* n = begin_list(in, slot, iterator);
     Value* start = b_.CreateLoad(i64_, count);
     Value* total = b_.CreateAdd(start, n);
-    Value* data = p;
-    if (in.op == Op::Array) {
-      fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
-    } else {
-      BasicBlock* grow = block("items.grow");
-      BasicBlock* ready = block("items.ready");
-      b_.CreateCondBr(b_.CreateICmpUGT(total, list_size(p, stride)), grow, ready);
-      b_.SetInsertPoint(grow);
-      resize_list(in, p, total);
-      b_.CreateBr(ready);
-      b_.SetInsertPoint(ready);
-      data = load(ptr_, p, 0);
-    }
+    fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
+    read_items(in, iterator,
+               b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(start, c64(element_of(in).size))), n);
+    b_.CreateStore(total, count);
+    leave(context);
+  }
+
+  // The n items begin_list counted into the elements from `first` on.
+  void read_items(const Instr& in, Value* iterator, Value* first, Value* n) {
     Value* element = new_slot("element");
-    Value* first = b_.CreateInBoundsGEP(i8_, data, b_.CreateMul(start, c64(stride)));
-    each_of(first, stride, n, [&](Value* target) {
+    each_of(first, element_of(in).size, n, [&](Value* target) {
       Value* status =
           b_.CreateCall(helper(kernel("next_element").c_str(), i32_, {ptr_, ptr_, i32_}),
                         {iterator, element, c32(in.enc)});
       fail_if(b_.CreateICmpNE(status, c32(1)));
       call_routine(in.a, element, target);
     });
-    b_.CreateStore(total, count);
-    leave(context);
   }
 
-  // After the object: a list keeps the items read, and an array must have them all.
-  void items_end(const Instr& in, Value* p, Value* n) {
-    if (in.op == Op::Array) {
-      fail_if(b_.CreateICmpNE(n, c64(in.count)));
-      return;
-    }
-    BasicBlock* cut = block("items.cut");
-    BasicBlock* done = block("items.done");
-    b_.CreateCondBr(b_.CreateICmpNE(n, list_size(p, element_of(in).size)), cut, done);
-    b_.SetInsertPoint(cut);
-    resize_list(in, p, n);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  }
+  // After the object: an array must have all its items.
+  void items_end(const Instr& in, Value* n) { fail_if(b_.CreateICmpNE(n, c64(in.count))); }
 
   // A field of a oneof just read empties the others of its group, as the last to come wins.
   void drop_alternatives(const Routine& routine, std::uint32_t read, Value* base) {
@@ -743,6 +765,7 @@ class ReadEmitter : public EmitterBase {
   }
 
   const std::span<const char* const> inlined_;
+  const bool expects_;
   const bool counted_;
   const bool repeated_ = plan_.traits.repeated_keys;
   llvm::ArrayType* slot_type_;

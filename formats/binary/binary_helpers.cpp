@@ -74,7 +74,9 @@ void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uin
   if (n) std::memcpy(type->list_ops->data(type, list), p, n);
 }
 
-bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header) {
+// A list is read whole: binary has no repeated keys, so `append` is never set.
+bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header,
+                                  std::uint32_t) {
   const ListOps& ops = *type->list_ops;
   binary::Input& in = binary::input(s);
   std::uint64_t n = 0;

@@ -64,7 +64,8 @@ WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::
                                   const void* map, const TypeDesc* type, std::uint32_t header,
                                   WriteFn key, WriteFn value, const std::uint8_t* item_key,
                                   std::size_t item_key_size);
-bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header);
+bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header,
+                                  std::uint32_t append);
 bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value);
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr* key, std::uint32_t header, std::uint32_t min_entry,

@@ -184,7 +184,8 @@ bool jitser_json_read_value(ReadContext* ctx, json::Slot* value, void* p) {
                           ctx->max_depth - ctx->depth, &at) == Errc::ok;
 }
 
-bool jitser_json_read_bool_list(json::Slot* value, void* list, const TypeDesc* type,
+// A list is read whole: JSON has no repeated keys, so `append` is never set.
+bool jitser_json_read_bool_list(json::Slot* value, void* list, const TypeDesc* type, std::uint32_t,
                                 std::uint32_t) {
   const ListOps& ops = *type->list_ops;
   json::Slot it, element;

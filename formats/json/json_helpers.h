@@ -72,7 +72,8 @@ bool jitser_json_get_decimal(Slot* value, Decimal* d);
 bool jitser_json_get_time(Slot* value, std::int64_t* out, std::uint32_t unit,
                           std::uint32_t duration, std::uint32_t enc);
 bool jitser_json_read_value(ReadContext* ctx, Slot* value, void* p);
-bool jitser_json_read_bool_list(Slot* value, void* list, const TypeDesc* type, std::uint32_t enc);
+bool jitser_json_read_bool_list(Slot* value, void* list, const TypeDesc* type, std::uint32_t enc,
+                                std::uint32_t append);
 bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDesc* type,
                           const Instr* key, std::uint32_t enc, std::uint32_t min_entry,
                           SlotReadFn read_key, SlotReadFn read_value, void* refill);

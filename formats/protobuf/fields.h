@@ -36,13 +36,15 @@ enum class TagStatus : std::uint8_t {
 };
 
 /// Reads a tag at p, advancing p: the field's number and wire type (which may be a group's end).
+/// `slack` bytes past `end` may be read (wire::get_varint).
 [[gnu::always_inline]] inline TagStatus read_tag(const std::uint8_t*& p, const std::uint8_t* end,
-                                                 std::uint32_t& number, wire::WireType& type) {
+                                                 std::uint32_t& number, wire::WireType& type,
+                                                 std::size_t slack = 0) {
   std::uint64_t t = 0;
   if (p != end && *p < 0x80) {  // one byte: fields 1 to 15
     t = *p++;
   } else {
-    switch (wire::get_varint(p, end, t)) {
+    switch (wire::get_varint(p, end, t, slack)) {
       case wire::VarintStatus::ok: break;
       case wire::VarintStatus::truncated: return TagStatus::truncated;
       case wire::VarintStatus::overlong: return TagStatus::overlong;
@@ -70,10 +72,11 @@ enum class FrameStatus : std::uint8_t {
 };
 
 /// Frames the value of wire type `type` at p (varint, I64, LEN or I32) into `out`, advancing p
-/// past it: a varint's or a fixed word's bits, or where a LEN value's bytes are.
+/// past it: a varint's or a fixed word's bits, or where a LEN value's bytes are. `slack` bytes
+/// past `end` may be read.
 [[gnu::always_inline]] inline FrameStatus frame_value(const std::uint8_t*& p,
                                                       const std::uint8_t* end, wire::WireType type,
-                                                      FieldValue& out) {
+                                                      FieldValue& out, std::size_t slack = 0) {
   out.type = type;
   out.p = p;
   switch (type) {
@@ -81,7 +84,7 @@ enum class FrameStatus : std::uint8_t {
       if (p != end && *p < 0x80) {
         out.bits = *p++;
       } else {
-        switch (wire::get_varint(p, end, out.bits)) {
+        switch (wire::get_varint(p, end, out.bits, slack)) {
           case wire::VarintStatus::ok: break;
           case wire::VarintStatus::truncated: return FrameStatus::truncated_varint;
           case wire::VarintStatus::overlong: return FrameStatus::overlong_varint;
@@ -110,7 +113,7 @@ enum class FrameStatus : std::uint8_t {
       if (p != end && *p < 0x80) {
         n = *p++;
       } else {
-        switch (wire::get_varint(p, end, n)) {
+        switch (wire::get_varint(p, end, n, slack)) {
           case wire::VarintStatus::ok: break;
           case wire::VarintStatus::truncated: return FrameStatus::truncated_length;
           case wire::VarintStatus::overlong: return FrameStatus::overlong_length;

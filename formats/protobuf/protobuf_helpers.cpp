@@ -140,15 +140,16 @@ bool jitser_protobuf_read_value(ReadContext* ctx, Slot* s, void* value) {
          read_value(v.p, v.end, *static_cast<Value*>(value), ctx->max_depth - ctx->depth, fail);
 }
 
-// One appearance of a list of bools, added to what the list holds: compiled code empties it
-// before the field's first appearance in a message, as the interpreter counts items from 0.
-bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t enc) {
+// One appearance of a list of bools: the field's first in a message replaces what the list
+// held, a later one (`append`) adds to it.
+bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t enc,
+                                    std::uint32_t append) {
   const ListOps& ops = *type->list_ops;
   Cursor c;
   begin_items(value_of(s), true, enc, c);
   std::uint64_t count = 0;
   if (!count_items(c, count)) return false;
-  std::size_t n = ops.size(type, list);
+  std::size_t n = append ? ops.size(type, list) : 0;
   ops.resize(type, list, n + count);
   FieldValue item;
   for (;;) {

@@ -73,7 +73,8 @@ WriteSpan jitser_protobuf_write_map(WriteContext* ctx, std::uint8_t* cursor, std
                                     WriteFn key, WriteFn value, const std::uint8_t* item_key,
                                     std::size_t item_key_size);
 bool jitser_protobuf_read_value(ReadContext* ctx, Slot* s, void* value);
-bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t enc);
+bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t enc,
+                                    std::uint32_t append);
 bool jitser_protobuf_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                               const Instr* key, std::uint32_t enc, std::uint32_t min_entry,
                               SlotReadFn read_key, SlotReadFn read_value, void* refill);

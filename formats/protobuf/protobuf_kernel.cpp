@@ -22,6 +22,20 @@ namespace jitser {
 
 using namespace protobuf;
 
+namespace {
+
+// After a field's value is framed: its number, and for a LEN value how many bytes are readable
+// past its end; the cursor keeps the number as the raw key.
+JITSER_PROTOBUF_INLINE void framed(Cursor& c, FieldValue& v, std::uint32_t number,
+                                   wire::WireType type) {
+  v.number = number;
+  const std::uint64_t slack = c.word >> 32;
+  if (type == wire::kLen) v.bits = std::min<std::uint64_t>(slack + (c.end - v.end), UINT32_MAX);
+  c.word = slack << 32 | number;
+}
+
+}  // namespace
+
 extern "C" {
 
 // The layouts the kernel shares with the rest of the library, which is compiled by another
@@ -221,9 +235,10 @@ std::int32_t jitser_protobuf_next_field(Slot* iterator, Slot* value, const char*
   if (c.p == c.end) return 0;
   std::uint32_t number = 0;
   wire::WireType type{};
-  if (read_tag(c.p, c.end, number, type) != TagStatus::ok) return -1;
+  const std::uint64_t slack = c.word >> 32;
+  if (read_tag(c.p, c.end, number, type, slack) != TagStatus::ok) return -1;
   FieldValue& v = value_of(value);
-  if (frame_value(c.p, c.end, type, v) != FrameStatus::ok) [[unlikely]] {
+  if (frame_value(c.p, c.end, type, v, slack) != FrameStatus::ok) [[unlikely]] {
     // The helper gets a copy of the position: neither slot's address escapes, so both can
     // live in registers.
     const std::uint8_t* p = c.p;
@@ -235,11 +250,36 @@ std::int32_t jitser_protobuf_next_field(Slot* iterator, Slot* value, const char*
     v.end = p;
     c.p = p;
   }
-  v.number = number;
-  const std::uint64_t slack = c.word >> 32;
-  if (type == wire::kLen) v.bits = std::min<std::uint64_t>(slack + (c.end - v.end), UINT32_MAX);
-  c.word = slack << 32 | number;
+  framed(c, v, number, type);
   return 1;
+}
+
+// Declared order's fast path: the field the emitter expects next, when the input holds its tag
+// as written (PlanField::key), framed by the wire type the tag names. A tag takes at most five
+// bytes: the loop over them has a constant bound, which the kernel's compiler unrolls, so that
+// in compiled code, where the key and its size are constants, its bytes fold into the compares
+// and the wire type into one case of frame_value.
+bool jitser_protobuf_expect_field(Slot* iterator, Slot* value, const char* key,
+                                  std::uint32_t key_size) {
+  Cursor& c = cursor_of(iterator);
+  if (static_cast<std::size_t>(c.end - c.p) < key_size) return false;
+  std::uint64_t tag = 0;
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    if (i == key_size) break;
+    const auto byte = static_cast<std::uint8_t>(key[i]);
+    if (c.p[i] != byte) return false;
+    tag |= std::uint64_t{byte & 0x7fu} << (7 * i);
+  }
+  const auto type = static_cast<wire::WireType>(tag & 7);
+  const std::uint8_t* p = c.p + key_size;
+  // A value of 128 bytes or more is rare enough to leave to next_field, as is anything that
+  // does not frame as written, for which next_field says why.
+  if (type == wire::kLen && (p == c.end || *p >= 0x80)) return false;
+  FieldValue& v = value_of(value);
+  if (frame_value(p, c.end, type, v, c.word >> 32) != FrameStatus::ok) return false;
+  c.p = p;
+  framed(c, v, static_cast<std::uint32_t>(tag >> 3), type);
+  return true;
 }
 
 // Raw keys are field numbers, compared with every field's: one that matched none names none.
@@ -254,27 +294,28 @@ bool jitser_protobuf_skip(Slot*) { return true; }  // next_field read past it
 bool jitser_protobuf_begin_list(Slot* value, Slot* iterator, std::uint64_t* count, std::uint32_t,
                                 std::uint32_t enc, std::uint32_t) {
   Cursor& c = cursor_of(iterator);
-  begin_items(value_of(value), (enc & wire::kPacked) != 0, enc, c);
+  const bool packable = (enc & wire::kPacked) != 0;
+  begin_items(value_of(value), packable, enc, c);
+  // An item of the wrong wire type: the interpreter says which.
+  if (packable && c.kind == Cursor::Kind::Single) return false;
   return count_items(c, *count);
 }
 
-// Called as many times as begin_list counted: the cursor's kind stays as it is, so that the
-// loop is one of packed elements or of the one item. The list's encoding names its elements'
-// wire type, so a packed run's framing is constant.
+// Called as many times as begin_list counted. A packable list's appearance is always a run
+// (begin_items), another list's one item, so the list's encoding, a constant, tells which, and
+// compiled code's loop over a run does not ask the cursor.
 std::int32_t jitser_protobuf_next_element(Slot* iterator, Slot* element, std::uint32_t enc) {
   Cursor& c = cursor_of(iterator);
   FieldValue& item = value_of(element);
-  switch (c.kind) {
-    case Cursor::Kind::Single:
-      item = FieldValue{.p = c.p, .end = c.end, .bits = c.word, .type = c.type};
-      return 1;
-    case Cursor::Kind::Packed:
-      return frame_value(c.p, c.end, static_cast<wire::WireType>(enc & wire::kWireTypeMask),
-                         item) == FrameStatus::ok
-                 ? 1
-                 : -1;
-    default: return 0;
+  if (enc & wire::kPacked) {
+    if (c.p == c.end) return 0;
+    const auto type = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
+    return frame_value(c.p, c.end, type, item, c.word) == FrameStatus::ok ? 1 : -1;
   }
+  if (c.kind != Cursor::Kind::Single) return 0;
+  item = FieldValue{.p = c.p, .end = c.end, .bits = c.word, .type = c.type};
+  c.kind = Cursor::Kind::Done;
+  return 1;
 }
 
 // The functions compiled code calls that are not defined here (formats/kernel_calls.h).
@@ -298,6 +339,7 @@ JITSER_KERNEL_FUNCTIONS(protobuf,
     JITSER_KERNEL_FUNCTION(jitser_protobuf_begin_list),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_begin_object),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_close_sized),
+    JITSER_KERNEL_FUNCTION(jitser_protobuf_expect_field),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_find_field),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_finish),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_get_bool),

@@ -27,7 +27,8 @@ struct Cursor {
   const std::uint8_t* end;  // of the message, the run, or the item's bytes
   // Message: the number of the field read last in the low four bytes, the raw key compared
   // with PlanField::match; above them, how many bytes past `end` the input holds, which lets
-  // a short string be copied as one word. Single: the item's bits.
+  // a short string be copied as one word and a varint be read as one. Packed: how many bytes
+  // past `end` may be read. Single: the item's bits.
   std::uint64_t word;
   enum class Kind : std::uint8_t { Message, Packed, Single, Done } kind;
   wire::WireType type;  // Packed: the elements'; Single: the item's
@@ -81,16 +82,19 @@ JITSER_PROTOBUF_INLINE bool begin_message(const FieldValue& v, Cursor& c, std::u
   return true;
 }
 
-/// Starts the items of a list field's appearance: a packed run of scalars (a LEN value where
-/// the list is packable), or the one item of an unpacked field.
+/// Starts the items of a list field's appearance: a packed run of scalars where the list is
+/// packable (a LEN value's bytes, or an unpacked item's own, a run of one), else the one item.
+/// An item of a packable list with another wire type is left Single, for its getter to refuse.
 JITSER_PROTOBUF_INLINE void begin_items(const FieldValue& v, bool packable, std::uint32_t enc,
                                         Cursor& c) {
+  const auto element = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
   c = Cursor{.p = v.p, .end = v.end, .word = v.bits, .kind = Cursor::Kind::Single, .type = v.type};
   if (v.type == wire::kAbsent) {
     c.kind = Cursor::Kind::Done;
-  } else if (packable && v.type == wire::kLen) {
+  } else if (packable && (v.type == wire::kLen || v.type == element)) {
     c.kind = Cursor::Kind::Packed;
-    c.type = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
+    c.type = element;
+    if (v.type != wire::kLen) c.word = 0;  // a LEN value's bits are what is readable past it
   }
 }
 
@@ -108,8 +112,16 @@ JITSER_PROTOBUF_INLINE bool count_items(const Cursor& c, std::uint64_t& n) {
     case wire::kI64: n = bytes / 8; return bytes % 8 == 0;
     default: break;
   }
+  // Eight bytes at a time: a byte ends a varint when its high bit is clear.
+  constexpr std::uint64_t kHighBits = 0x8080808080808080;
   std::uint64_t ends = 0;
-  for (std::size_t i = 0; i < bytes; ++i) ends += c.p[i] < 0x80;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, c.p + i, 8);
+    ends += static_cast<std::uint64_t>(__builtin_popcountll(~word & kHighBits));
+  }
+  for (; i < bytes; ++i) ends += c.p[i] < 0x80;
   n = ends;
   return bytes == 0 || c.end[-1] < 0x80;
 }

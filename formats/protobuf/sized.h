@@ -27,11 +27,13 @@ inline void close_sized(Buffer& out, std::size_t mark) {
     out.data()[mark] = static_cast<std::uint8_t>(body);
     return;
   }
-  const std::size_t n = wire::varint_size(body);
+  // put_varint stores whole words, so the length is made apart and copied over its n bytes.
+  std::uint8_t length[wire::kMaxVarintBytes];
+  const auto n = static_cast<std::size_t>(wire::put_varint(length, body) - length);
   out.ensure(n - 1);
   std::uint8_t* at = out.data() + mark;
   std::memmove(at + n, at + 1, body);
-  wire::put_varint(at, body);
+  std::memcpy(at, length, n);
   out.commit(n - 1);
 }
 

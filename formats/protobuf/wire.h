@@ -49,22 +49,48 @@ JITSER_PROTOBUF_WIRE_INLINE std::uint32_t tag(std::uint32_t number, WireType typ
 }
 
 JITSER_PROTOBUF_WIRE_INLINE std::size_t varint_size(std::uint64_t v) {
-  std::size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
+  return (64 - static_cast<unsigned>(__builtin_clzll(v | 1)) + 6) / 7;
 }
 
-/// Writes v in the fewest bytes, into room for kMaxVarintBytes; returns the end.
+/// The low 56 bits of v as eight 7-bit groups, one per byte, high bits clear: join_groups
+/// undone.
+JITSER_PROTOBUF_WIRE_INLINE std::uint64_t split_groups(std::uint64_t v) {
+  v = (v & 0x000000000FFFFFFFull) | ((v & 0x00FFFFFFF0000000ull) << 4);
+  v = (v & 0x00003FFF00003FFFull) | ((v & 0x0FFFC0000FFFC000ull) << 2);
+  return (v & 0x007F007F007F007Full) | ((v & 0x3F803F803F803F80ull) << 1);
+}
+
+/// Writes v in the fewest bytes, into room for kMaxVarintBytes, which it may write past its end;
+/// returns the end. Past one byte, its groups are stored as one word, so that a long varint (a
+/// negative int32 takes ten) costs about what a short one does.
 JITSER_PROTOBUF_WIRE_INLINE std::uint8_t* put_varint(std::uint8_t* out, std::uint64_t v) {
-  while (v >= 0x80) {
-    *out++ = static_cast<std::uint8_t>(v | 0x80);
-    v >>= 7;
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  if (v < 0x80) {
+    *out = static_cast<std::uint8_t>(v);
+    return out + 1;
   }
-  *out++ = static_cast<std::uint8_t>(v);
-  return out;
+  if (v < 0x4000) {
+    out[0] = static_cast<std::uint8_t>(v | 0x80);
+    out[1] = static_cast<std::uint8_t>(v >> 7);
+    return out + 2;
+  }
+  if (v < std::uint64_t{1} << 56) {
+    const std::size_t n = varint_size(v);  // 3 to 8
+    const std::uint64_t w =
+        split_groups(v) | (kHighBits & ((std::uint64_t{1} << (8 * (n - 1))) - 1));
+    std::memcpy(out, &w, 8);
+    return out + n;
+  }
+  const std::uint64_t w = split_groups(v) | kHighBits;
+  std::memcpy(out, &w, 8);
+  const std::uint64_t top = v >> 56;
+  if (top < 0x80) {
+    out[8] = static_cast<std::uint8_t>(top);
+    return out + 9;
+  }
+  out[8] = static_cast<std::uint8_t>(top | 0x80);
+  out[9] = 1;
+  return out + 10;
 }
 
 enum class VarintStatus : std::uint8_t { ok, truncated, overlong };
@@ -76,53 +102,80 @@ JITSER_PROTOBUF_WIRE_INLINE std::uint64_t join_groups(std::uint64_t w) {
   return (w & 0x000000000FFFFFFFull) | ((w & 0x0FFFFFFF00000000ull) >> 4);
 }
 
-/// Reads a varint of at most ten bytes from [p, end), advancing p. Protobuf readers accept
-/// redundant high bytes (0x80 0x00), so only a varint past ten bytes, or whose tenth byte sets
-/// bits above 64, is overlong. With ten bytes left, a varint of more than one byte is read as a
-/// word, its end found from the bytes' high bits, so that a long one (a negative int32 takes
-/// ten) costs about what a short one does.
-JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
-                                                    std::uint64_t& v) {
-  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
-  if (end - p >= static_cast<std::ptrdiff_t>(kMaxVarintBytes)) {
-    if (p[1] < 0x80) {  // two bytes: the commonest after one, which callers read themselves
-      v = (p[0] & 0x7Fu) | std::uint64_t{p[1]} << 7;
-      p += 2;
-      return VarintStatus::ok;
-    }
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    if (const std::uint64_t stops = ~w & kHighBits) {
-      const unsigned n = (static_cast<unsigned>(__builtin_ctzll(stops)) >> 3) + 1;  // 1 to 8
-      const std::uint64_t kept = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
-      v = join_groups(w & kept & ~kHighBits);
-      p += n;
-      return VarintStatus::ok;
-    }
-    const std::uint64_t low = join_groups(w & ~kHighBits);
-    if (p[8] < 0x80) {
-      v = low | std::uint64_t{p[8]} << 56;
-      p += 9;
-      return VarintStatus::ok;
-    }
-    if (p[9] > 1) return VarintStatus::overlong;
-    v = low | std::uint64_t{p[8] & 0x7Fu} << 56 | std::uint64_t{p[9]} << 63;
-    p += 10;
-    return VarintStatus::ok;
-  }
+/// A varint read byte by byte: its value and size, 0 when it is not there whole.
+struct VarintBytes {
+  std::uint64_t value;
+  std::uint32_t size;
+  VarintStatus status;
+};
+
+/// get_varint's path near the end of what may be read. Out of line, so that the many inlined
+/// copies of get_varint in compiled code carry only the word path; it takes and returns values,
+/// so that the caller's position and result need not be in memory.
+[[gnu::noinline]] inline VarintBytes get_varint_bytes(const std::uint8_t* p,
+                                                      const std::uint8_t* end) {
   std::uint64_t result = 0;
   for (unsigned i = 0; i < kMaxVarintBytes; ++i) {
-    if (p + i == end) return VarintStatus::truncated;
+    if (p + i == end) return {0, 0, VarintStatus::truncated};
     const std::uint8_t b = p[i];
-    if (i == kMaxVarintBytes - 1 && b > 1) return VarintStatus::overlong;
+    if (i == kMaxVarintBytes - 1 && b > 1) return {0, 0, VarintStatus::overlong};
     result |= std::uint64_t{b & 0x7Fu} << (7 * i);
-    if (b < 0x80) {
-      p += i + 1;
-      v = result;
-      return VarintStatus::ok;
-    }
+    if (b < 0x80) return {result, i + 1, VarintStatus::ok};
   }
-  return VarintStatus::overlong;
+  return {0, 0, VarintStatus::overlong};
+}
+
+/// Reads a varint of at most ten bytes from [p, end), advancing p; `slack` bytes past `end`
+/// may be read (not taken). Protobuf readers accept redundant high bytes (0x80 0x00), so only
+/// a varint past ten bytes, or whose tenth byte sets bits above 64, is overlong. With ten bytes
+/// readable, a varint is read as a word, its end found from the bytes' high bits, so that a
+/// long one (a negative int32 takes ten) costs about what a short one does.
+JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
+                                                    std::uint64_t& v, std::size_t slack = 0) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  const auto left = static_cast<std::size_t>(end - p);
+  if (left + slack < kMaxVarintBytes) [[unlikely]] {
+    const VarintBytes r = get_varint_bytes(p, end);
+    if (r.status != VarintStatus::ok) return r.status;
+    v = r.value;
+    p += r.size;
+    return VarintStatus::ok;
+  }
+  // One and two bytes, the commonest; where a caller tested for one byte already, the
+  // compiler drops the test here.
+  if (left == 0) return VarintStatus::truncated;
+  if (p[0] < 0x80) {
+    v = p[0];
+    p += 1;
+    return VarintStatus::ok;
+  }
+  if (p[1] < 0x80) {
+    if (left < 2) return VarintStatus::truncated;
+    v = (p[0] & 0x7Fu) | std::uint64_t{p[1]} << 7;
+    p += 2;
+    return VarintStatus::ok;
+  }
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  std::size_t n;
+  std::uint64_t high = 0;  // the groups of bytes nine and ten
+  if (const std::uint64_t stops = ~w & kHighBits) {
+    n = (static_cast<unsigned>(__builtin_ctzll(stops)) >> 3) + 1;  // 1 to 8
+    if (n < 8) w &= (std::uint64_t{1} << (8 * n)) - 1;
+  } else if (p[8] < 0x80) {
+    n = 9;
+    high = std::uint64_t{p[8]} << 56;
+  } else {
+    if (left < kMaxVarintBytes) return VarintStatus::truncated;
+    if (p[9] > 1) return VarintStatus::overlong;
+    n = 10;
+    high = std::uint64_t{p[8] & 0x7Fu} << 56 | std::uint64_t{p[9]} << 63;
+  }
+  // Bytes past `end` were read but belong to what follows.
+  if (n > left) return VarintStatus::truncated;
+  v = join_groups(w & ~kHighBits) | high;
+  p += n;
+  return VarintStatus::ok;
 }
 
 }  // namespace jitser::protobuf::wire
