@@ -127,51 +127,81 @@ class WriteEmitter : public WriterBase {
   }
 
   // Fields the options may leave out decide at run time, and so do the separators between them.
+  // A run of bounded fields shares one capacity check, for all of them as if none were left out.
   void object_with_omissions(std::uint32_t r, Value* base) {
     const Routine& routine = plan_.routines[r];
     Value* first = local(i1(), "first", 1);
     b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), first);
     put_literal_with_room(literals_.object_begin);
-    Function* omit = helper("jitser_rt_omit", i1(), {ptr_, ptr_, i32_, i32_, i32_});
-    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
-      const Instr& in = plan_.code[i];
-      BasicBlock* write_it = block("field");
-      BasicBlock* separate = block("field.separator");
-      BasicBlock* key = block("field.key");
-      BasicBlock* next = block("field.next");
-      const PlanField& field = plan_.fields[in.field];
-      Value* slot = at(base, in.offset);
-      const bool no_default = std::holds_alternative<std::monostate>(field.desc->default_value);
-      // What the options leave out, as formats/field_default.h's left_out says.
-      Value* left_out = nullptr;
-      if (!omitting_ && field.omit_empty && no_default) left_out = holds_zero(in, slot);
-      if (!omitting_ && !field.omit_empty) left_out = llvm::ConstantInt::getFalse(ctx_);
-      if (!left_out) {
-        left_out = b_.CreateCall(omit, {const_ptr(field.desc), slot, c32(options_.omit_null),
-                                        c32(options_.omit_default), c32(field.omit_empty)});
+    for (std::uint32_t i = routine.begin; i < routine.end;) {
+      std::uint32_t run = i;
+      std::uint64_t fixed = 0;
+      Value* dynamic = nullptr;
+      for (; run < routine.end; ++run) {
+        const Instr& in = plan_.code[run];
+        const std::optional<Room> room = room_of(in, base);
+        if (!room) break;
+        fixed += literals_.field_separator.size() + key_before(in).size() + room->fixed;
+        if (room->dynamic) dynamic = dynamic ? b_.CreateAdd(dynamic, room->dynamic) : room->dynamic;
       }
-      // And what holds what a reader makes of the field absent.
-      if (field.omit_absent) {
-        Value* is_absent = no_default ? absent(in, *field.desc, slot) : nullptr;
-        if (!is_absent) {
-          is_absent = b_.CreateCall(helper("jitser_rt_absent_value", i1(), {ptr_, ptr_}),
-                                    {const_ptr(field.desc), slot});
-        }
-        left_out = b_.CreateOr(left_out, is_absent);
+      if (run > i) {
+        ensure(dynamic ? b_.CreateAdd(dynamic, c64(fixed)) : c64(fixed));
+        for (; i < run; ++i) field_unless_left_out(plan_.code[i], base, first, true);
+      } else {
+        field_unless_left_out(plan_.code[i++], base, first, false);
       }
-      b_.CreateCondBr(left_out, next, write_it);
-      b_.SetInsertPoint(write_it);
-      b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
-      b_.SetInsertPoint(separate);
-      put_literal_with_room(literals_.field_separator);
-      b_.CreateBr(key);
-      b_.SetInsertPoint(key);
-      b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), first);
-      write({{key_before(in), &in, base}});
-      b_.CreateBr(next);
-      b_.SetInsertPoint(next);
     }
     put_literal_with_room(literals_.object_end);
+  }
+
+  // A field of object_with_omissions, with its separator and key: in room already made, or
+  // reserving its own.
+  void field_unless_left_out(const Instr& in, Value* base, Value* first, bool has_room) {
+    BasicBlock* write_it = block("field");
+    BasicBlock* separate = block("field.separator");
+    BasicBlock* key = block("field.key");
+    BasicBlock* next = block("field.next");
+    const PlanField& field = plan_.fields[in.field];
+    Value* slot = at(base, in.offset);
+    const bool no_default = std::holds_alternative<std::monostate>(field.desc->default_value);
+    // What the options leave out, as formats/field_default.h's left_out says.
+    Value* left_out = nullptr;
+    if (!omitting_ && field.omit_empty && no_default) left_out = holds_zero(in, slot);
+    if (!omitting_ && !field.omit_empty) left_out = llvm::ConstantInt::getFalse(ctx_);
+    if (!left_out) {
+      left_out = b_.CreateCall(helper("jitser_rt_omit", i1(), {ptr_, ptr_, i32_, i32_, i32_}),
+                               {const_ptr(field.desc), slot, c32(options_.omit_null),
+                                c32(options_.omit_default), c32(field.omit_empty)});
+    }
+    // And what holds what a reader makes of the field absent.
+    if (field.omit_absent) {
+      Value* is_absent = no_default ? absent(in, *field.desc, slot) : nullptr;
+      if (!is_absent) {
+        is_absent = b_.CreateCall(helper("jitser_rt_absent_value", i1(), {ptr_, ptr_}),
+                                  {const_ptr(field.desc), slot});
+      }
+      left_out = b_.CreateOr(left_out, is_absent);
+    }
+    b_.CreateCondBr(left_out, next, write_it);
+    b_.SetInsertPoint(write_it);
+    b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
+    b_.SetInsertPoint(separate);
+    if (has_room) {
+      put_literal(literals_.field_separator);
+    } else {
+      put_literal_with_room(literals_.field_separator);
+    }
+    b_.CreateBr(key);
+    b_.SetInsertPoint(key);
+    b_.CreateStore(llvm::ConstantInt::getFalse(ctx_), first);
+    if (has_room) {
+      put_literal(key_before(in));
+      bounded(in, base);
+    } else {
+      write({{key_before(in), &in, base}});
+    }
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
   }
 
   // ---- bounds ---------------------------------------------------------------------------
