@@ -149,8 +149,9 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
   begin_items(value_of(s), true, enc, c);
   std::uint64_t count = 0;
   if (!count_items(c, count)) return false;
-  std::size_t n = append ? ops.size(type, list) : 0;
-  ops.resize(type, list, n + count);
+  const std::size_t size = ops.size(type, list);
+  std::size_t n = append ? size : 0;
+  if (n + count != size) ops.resize(type, list, n + count);
   FieldValue item;
   for (;;) {
     switch (next_item(c, item)) {
