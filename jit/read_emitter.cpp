@@ -524,12 +524,17 @@ class ReadEmitter : public EmitterBase {
     auto match_of = [&](std::uint32_t i) -> std::string_view {
       return plan_.fields[plan_.code[routine.begin + i].field].match;
     };
-    llvm::SwitchInst* guess = b_.CreateSwitch(b_.CreateLoad(i32_, expected), dispatch, n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      BasicBlock* compare = block("object.expected");
-      guess->addCase(c32(i), compare);
-      b_.SetInsertPoint(compare);
-      branch_on_text(raw, match_of(i), handle[i], dispatch);
+    if (expects_) {
+      // The field expected next was looked for already: a key read here is out of order.
+      b_.CreateBr(dispatch);
+    } else {
+      llvm::SwitchInst* guess = b_.CreateSwitch(b_.CreateLoad(i32_, expected), dispatch, n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        BasicBlock* compare = block("object.expected");
+        guess->addCase(c32(i), compare);
+        b_.SetInsertPoint(compare);
+        branch_on_text(raw, match_of(i), handle[i], dispatch);
+      }
     }
 
     b_.SetInsertPoint(dispatch);
@@ -566,9 +571,7 @@ class ReadEmitter : public EmitterBase {
       const Instr& in = plan_.code[routine.begin + i];
       const PlanField& plan_field = plan_.fields[in.field];
       Value* p = at(base, in.offset);
-      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
-      Value* bit = c64(std::uint64_t{1} << (i % 64));
-      Value* again = b_.CreateICmpNE(b_.CreateAnd(word, bit), c64(0));
+      Value* again = was_seen(seen, i);
       if (!repeated_) {
         fail_if(again);  // a duplicate key
       } else if (merges(in)) {
@@ -592,7 +595,9 @@ class ReadEmitter : public EmitterBase {
         b_.CreateBr(ready);
         b_.SetInsertPoint(ready);
       }
-      b_.CreateStore(b_.CreateOr(word, bit), seen[i / 64]);
+      b_.CreateStore(
+          b_.CreateOr(b_.CreateLoad(i64_, seen[i / 64]), c64(std::uint64_t{1} << (i % 64))),
+          seen[i / 64]);
       if (repeated_ && in.op == Op::List) {
         list_items(in, field, p, again);
       } else if (items[i]) {
@@ -603,28 +608,48 @@ class ReadEmitter : public EmitterBase {
       if (repeated_ && routine.oneofs) drop_alternatives(routine, i, base);
       // A key that comes once per item is likely to come again next.
       const std::uint32_t after = plan_field.key_per_item ? i : i + 1;
-      b_.CreateStore(c32(after), expected);
+      if (!expects_) b_.CreateStore(c32(after), expected);
       read_next(after);
     }
 
     b_.SetInsertPoint(finish);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const Instr& in = plan_.code[routine.begin + i];
-      BasicBlock* absent = block("missing");
-      BasicBlock* present = block("present");
-      BasicBlock* done = block("missing.done");
-      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
-      Value* bit = c64(std::uint64_t{1} << (i % 64));
-      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), absent, present);
-      b_.SetInsertPoint(absent);
-      const FieldDesc* desc = plan_.fields[in.field].desc;
-      if (repeated_) {
-        b_.CreateCall(helper("jitser_rt_absent", Type::getVoidTy(ctx_), {ptr_, ptr_}),
-                      {const_ptr(desc), at(base, in.offset)});
-      } else {
-        rt_check("jitser_rt_missing", {ptr_, ptr_}, {const_ptr(desc), at(base, in.offset)});
+    // What the input left out takes its default (or fails); one compare per 64 fields finds
+    // that it left out none.
+    for (std::uint32_t w = 0; w < seen.size(); ++w) {
+      const std::uint32_t first = 64 * w;
+      const std::uint32_t last = std::min(n, first + 64);
+      const std::uint64_t all =
+          last - first == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (last - first)) - 1;
+      BasicBlock* some = block("missing.some");
+      BasicBlock* none = block("missing.none");
+      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i64_, seen[w]), c64(all)), none, some);
+      b_.SetInsertPoint(some);
+      for (std::uint32_t i = first; i < last; ++i) {
+        const Instr& in = plan_.code[routine.begin + i];
+        BasicBlock* absent = block("missing");
+        BasicBlock* done = block("missing.done");
+        b_.CreateCondBr(was_seen(seen, i), done, absent);
+        b_.SetInsertPoint(absent);
+        const FieldDesc* desc = plan_.fields[in.field].desc;
+        if (repeated_) {
+          b_.CreateCall(helper("jitser_rt_absent", Type::getVoidTy(ctx_), {ptr_, ptr_}),
+                        {const_ptr(desc), at(base, in.offset)});
+        } else {
+          rt_check("jitser_rt_missing", {ptr_, ptr_}, {const_ptr(desc), at(base, in.offset)});
+        }
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
       }
-      b_.CreateBr(done);
+      b_.CreateBr(none);
+      b_.SetInsertPoint(none);
+    }
+    // What it held ends: an array must have all its items, and a map's refill ends.
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!items[i] && !refills[i]) continue;
+      const Instr& in = plan_.code[routine.begin + i];
+      BasicBlock* present = block("present");
+      BasicBlock* done = block("present.done");
+      b_.CreateCondBr(was_seen(seen, i), present, done);
       b_.SetInsertPoint(present);
       if (items[i]) items_end(in, b_.CreateLoad(i64_, items[i]));
       if (refills[i]) {
@@ -648,9 +673,7 @@ class ReadEmitter : public EmitterBase {
       if (!refills[i]) continue;
       BasicBlock* begun = block("fail.refill");
       BasicBlock* done = block("fail.refill.done");
-      Value* word = b_.CreateLoad(i64_, seen[i / 64]);
-      Value* bit = c64(std::uint64_t{1} << (i % 64));
-      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(word, bit), c64(0)), done, begun);
+      b_.CreateCondBr(was_seen(seen, i), begun, done);
       b_.SetInsertPoint(begun);
       end_refill(plan_.code[routine.begin + i], refills[i]);
       b_.CreateBr(done);
@@ -658,6 +681,12 @@ class ReadEmitter : public EmitterBase {
     }
     b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
     b_.SetInsertPoint(resume);
+  }
+
+  // Whether field i of an object has been read: its bit in the object's `seen` words.
+  Value* was_seen(const std::vector<Value*>& seen, std::uint32_t i) {
+    Value* word = b_.CreateLoad(i64_, seen[i / 64]);
+    return b_.CreateICmpNE(b_.CreateAnd(word, c64(std::uint64_t{1} << (i % 64))), c64(0));
   }
 
   void end_refill(const Instr& in, Value* refill) {

@@ -107,7 +107,7 @@ void list_resize(const TypeDesc* t, void* p, std::size_t n) {
   for (std::size_t i = have; i < n; ++i) construct(e, v.begin + i * e.size);
   v.end = v.begin + n * e.size;
 }
-constexpr ListOps kListOps{list_size, list_data, list_resize, nullptr, nullptr};
+constexpr ListOps kListOps{list_size, list_data, list_resize, nullptr, nullptr, nullptr};
 
 void list_construct(const TypeDesc*, void* p) { ::new (p) Vector{}; }
 void list_destroy(const TypeDesc* t, void* p) {

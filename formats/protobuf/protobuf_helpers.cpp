@@ -152,15 +152,28 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
   const std::size_t size = ops.size(type, list);
   std::size_t n = append ? size : 0;
   if (n + count != size) ops.resize(type, list, n + count);
+  // Set a run at a time where the list's ops can, which saves a call per element.
+  std::uint8_t run[64];
+  std::size_t held = 0;
+  auto set = [&] {
+    if (ops.set_bools) {
+      ops.set_bools(type, list, n, run, held);
+    } else {
+      for (std::size_t i = 0; i < held; ++i) ops.set_bool(type, list, n + i, run[i] != 0);
+    }
+    n += held;
+    held = 0;
+  };
   FieldValue item;
   for (;;) {
     switch (next_item(c, item)) {
       case ItemStatus::item: break;
-      case ItemStatus::done: return true;
+      case ItemStatus::done: set(); return true;
       case ItemStatus::malformed: return false;
     }
     if (!as_type(item, wire::kVarint)) return false;
-    ops.set_bool(type, list, n++, item.bits != 0);
+    run[held++] = item.bits != 0;
+    if (held == sizeof run) set();
   }
 }
 

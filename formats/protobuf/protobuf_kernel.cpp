@@ -177,7 +177,10 @@ bool jitser_protobuf_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, 
 bool jitser_protobuf_get_float(Slot* s, float* out, std::uint32_t) {
   FieldValue& v = value_of(s);
   if (!as_type(v, wire::kI32)) return false;
-  std::memcpy(out, &v.bits, 4);
+  // From the bits as a whole: a copy of half of them would have SROA split every Slot's bits
+  // into halves, joined again at each use.
+  const auto word = static_cast<std::uint32_t>(v.bits);
+  std::memcpy(out, &word, 4);
   return true;
 }
 
@@ -245,9 +248,9 @@ std::int32_t jitser_protobuf_next_field(Slot* iterator, Slot* value, const char*
     if (type != wire::kStartGroup || !jitser_protobuf_skip_group(&p, c.end, number, max_depth)) {
       return -1;
     }
-    v.type = wire::kStartGroup;
-    v.p = c.p;
-    v.end = p;
+    // Every part of the value written, as on the other paths: none of the last field's then
+    // stays live around compiled code's loop over the fields.
+    v = FieldValue{.p = c.p, .end = p, .bits = 0, .number = number, .type = wire::kStartGroup};
     c.p = p;
   }
   framed(c, v, number, type);

@@ -180,6 +180,10 @@ const ListOps* list_ops_for() {
           return (*static_cast<const V*>(l))[i];
         },
         [](const TypeDesc*, void* l, std::size_t i, bool b) { (*static_cast<V*>(l))[i] = b; },
+        [](const TypeDesc*, void* l, std::size_t from, const std::uint8_t* values, std::size_t n) {
+          auto bit = static_cast<V*>(l)->begin() + static_cast<std::ptrdiff_t>(from);
+          for (std::size_t i = 0; i < n; ++i, ++bit) *bit = values[i] != 0;
+        },
     };
     return &ops;
   } else {
@@ -187,6 +191,7 @@ const ListOps* list_ops_for() {
         [](const TypeDesc*, const void* l) { return static_cast<const V*>(l)->size(); },
         [](const TypeDesc*, void* l) -> void* { return static_cast<V*>(l)->data(); },
         [](const TypeDesc*, void* l, std::size_t n) { static_cast<V*>(l)->resize(n); },
+        nullptr,
         nullptr,
         nullptr,
     };

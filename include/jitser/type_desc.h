@@ -80,13 +80,17 @@ struct ValueOps {
   void (*relocate)(const TypeDesc* type, void* from, void* to);
 };
 
-/// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool.
+/// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool, and
+/// set_bools where it is given (readers set one element at a time where it is null).
 struct ListOps {
   std::size_t (*size)(const TypeDesc* type, const void* list);
   void* (*data)(const TypeDesc* type, void* list);
   void (*resize)(const TypeDesc* type, void* list, std::size_t n);
   bool (*get_bool)(const TypeDesc* type, const void* list, std::size_t i);
   void (*set_bool)(const TypeDesc* type, void* list, std::size_t i, bool value);
+  /// Elements `from` to `from + n` from `values`, each 0 or 1: one call for a run of them.
+  void (*set_bools)(const TypeDesc* type, void* list, std::size_t from, const std::uint8_t* values,
+                    std::size_t n) = nullptr;
 };
 
 /// std::optional<T> and std::unique_ptr<T>: something that holds zero or one value.
