@@ -246,6 +246,33 @@ TEST(Protobuf, TheLastFieldOfAOneofWins) {
   EXPECT_EQ(codec.serialize(p, out).code(), Errc::oneof_conflict);
 }
 
+struct Flags {
+  std::vector<bool> on;
+  std::int32_t n = 0;
+  friend bool operator==(const Flags&, const Flags&) = default;
+};
+
+TEST(Protobuf, ABoolListGainsEachAppearanceAndReadsLongRuns) {
+  Engine engine;
+  ASSERT_TRUE(
+      engine.add(Struct<Flags>("Flags").field("on", &Flags::on).field("n", &Flags::n)).ok());
+  auto codec = test::codec_of<Flags>(engine, Format::Protobuf);
+  // Packed, unpacked, then packed again, with another field between: each appearance adds its
+  // elements, and the first replaces what a used list held.
+  Flags f{std::vector<bool>(10, true), 1};
+  std::vector<std::uint8_t> bytes = test::from_hex("0A 02 01 00 08 01 10 05 0A 01 01");
+  ASSERT_TRUE(codec.deserialize(bytes, f).ok());
+  EXPECT_EQ(f, (Flags{{true, false, true, true}, 5}));
+  // A run longer than the elements the reader sets at once, into a list that held fewer.
+  Flags many;
+  for (int i = 0; i < 150; ++i) many.on.push_back(i % 3 == 0);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(many, out).ok());
+  ASSERT_TRUE(codec.deserialize(out.bytes(), f).ok());
+  EXPECT_EQ(f, many);
+  EXPECT_EQ(codec.dyn().stats().tier_disagreements, 0u);
+}
+
 struct Tree {
   std::int32_t v = 0;
   std::unique_ptr<Tree> child;
