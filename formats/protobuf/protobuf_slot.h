@@ -113,13 +113,12 @@ JITSER_PROTOBUF_INLINE bool count_items(const Cursor& c, std::uint64_t& n) {
     default: break;
   }
   // Eight bytes at a time: a byte ends a varint when its high bit is clear.
-  constexpr std::uint64_t kHighBits = 0x8080808080808080;
   std::uint64_t ends = 0;
   std::size_t i = 0;
   for (; i + 8 <= bytes; i += 8) {
     std::uint64_t word;
     std::memcpy(&word, c.p + i, 8);
-    ends += static_cast<std::uint64_t>(__builtin_popcountll(~word & kHighBits));
+    ends += static_cast<std::uint64_t>(__builtin_popcountll(~word & wire::kHighBits));
   }
   for (; i < bytes; ++i) ends += c.p[i] < 0x80;
   n = ends;

@@ -36,6 +36,8 @@ inline constexpr std::uint8_t kUnwritableFrame = 0x01;
 
 inline constexpr std::uint32_t kMaxFieldNumber = (1u << 29) - 1;
 inline constexpr std::size_t kMaxVarintBytes = 10;
+/// The high bit of each byte of a word: set on every byte of a varint but its last.
+inline constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
 
 JITSER_PROTOBUF_WIRE_INLINE std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
@@ -64,7 +66,6 @@ JITSER_PROTOBUF_WIRE_INLINE std::uint64_t split_groups(std::uint64_t v) {
 /// returns the end. Past one byte, its groups are stored as one word, so that a long varint (a
 /// negative int32 takes ten) costs about what a short one does.
 JITSER_PROTOBUF_WIRE_INLINE std::uint8_t* put_varint(std::uint8_t* out, std::uint64_t v) {
-  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
   if (v < 0x80) {
     *out = static_cast<std::uint8_t>(v);
     return out + 1;
@@ -132,7 +133,6 @@ struct VarintBytes {
 /// long one (a negative int32 takes ten) costs about what a short one does.
 JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
                                                     std::uint64_t& v, std::size_t slack = 0) {
-  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
   const auto left = static_cast<std::size_t>(end - p);
   if (left + slack < kMaxVarintBytes) [[unlikely]] {
     const VarintBytes r = get_varint_bytes(p, end);
