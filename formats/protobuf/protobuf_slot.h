@@ -17,6 +17,13 @@
 // Inlined into every caller, so that each kernel function is one function in the bitcode: the
 // JIT inlines the kernel's functions, not what they call.
 #define JITSER_PROTOBUF_INLINE [[gnu::always_inline]] inline
+// A loop that clang must not vectorize (the kernel's bitcode is clang's).
+#if defined(__clang__)
+#define JITSER_PROTOBUF_SCALAR_LOOP \
+  _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#else
+#define JITSER_PROTOBUF_SCALAR_LOOP
+#endif
 
 namespace jitser::protobuf {
 
@@ -25,9 +32,9 @@ namespace jitser::protobuf {
 struct Cursor {
   const std::uint8_t* p;    // the next byte; Single: where the item starts
   const std::uint8_t* end;  // of the message, the run, or the item's bytes
-  // Message: the number of the field read last in the low four bytes, the raw key compared
-  // with PlanField::match; above them, how many bytes past `end` the input holds, which lets
-  // a short string be copied as one word and a varint be read as one. Packed: how many bytes
+  // Message: the number of the field next_field read last in the low four bytes, the raw key
+  // compared with PlanField::match; above them, how many bytes past `end` the input holds, which
+  // lets a short string be copied as one word and a varint be read as one. Packed: how many bytes
   // past `end` may be read. Single: the item's bits.
   std::uint64_t word;
   enum class Kind : std::uint8_t { Message, Packed, Single, Done } kind;
@@ -112,15 +119,27 @@ JITSER_PROTOBUF_INLINE bool count_items(const Cursor& c, std::uint64_t& n) {
     case wire::kI64: n = bytes / 8; return bytes % 8 == 0;
     default: break;
   }
-  // Eight bytes at a time: a byte ends a varint when its high bit is clear.
+  // A byte ends a varint when its high bit is clear: counted eight bytes at a time, the last
+  // word's bytes past the run masked off where they may be read. Runs are short, so the loops
+  // stay scalar: vectorized, their set-up costs more than the counting.
+  const std::uint8_t* p = c.p;
+  std::size_t left = bytes;
   std::uint64_t ends = 0;
-  std::size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
+  JITSER_PROTOBUF_SCALAR_LOOP
+  for (; left >= 8; left -= 8, p += 8) {
     std::uint64_t word;
-    std::memcpy(&word, c.p + i, 8);
-    ends += static_cast<std::uint64_t>(__builtin_popcountll(~word & wire::kHighBits));
+    std::memcpy(&word, p, 8);
+    ends += wire::count_ends(word);
   }
-  for (; i < bytes; ++i) ends += c.p[i] < 0x80;
+  if (left != 0 && left + c.word >= 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    // Bytes past the run read as varints that go on.
+    ends += wire::count_ends(word | (wire::kHighBits & ~((std::uint64_t{1} << (8 * left)) - 1)));
+  } else {
+    JITSER_PROTOBUF_SCALAR_LOOP
+    for (; left != 0; --left, ++p) ends += *p < 0x80;
+  }
   n = ends;
   return bytes == 0 || c.end[-1] < 0x80;
 }

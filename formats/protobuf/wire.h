@@ -39,6 +39,12 @@ inline constexpr std::size_t kMaxVarintBytes = 10;
 /// The high bit of each byte of a word: set on every byte of a varint but its last.
 inline constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
 
+/// How many of the eight bytes of `w` end a varint (have their high bit clear). Summed by a
+/// multiply rather than popcount, which the library's baseline target lacks.
+JITSER_PROTOBUF_WIRE_INLINE std::uint64_t count_ends(std::uint64_t w) {
+  return (((~w & kHighBits) >> 7) * 0x0101010101010101ull) >> 56;
+}
+
 JITSER_PROTOBUF_WIRE_INLINE std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
