@@ -209,6 +209,11 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///                  (PlanField::key), reads it as next_field would and returns true, else
 ///                  leaves the iterator as it was; compiled code tries the key of the field
 ///                  expected next with it before next_field
+///   optionally copy_elements(Slot* iterator, void* first, u64 n, u32 op, u32 width, u32 enc)
+///                  -> bool: when the n elements begin_list counted lie in the input as the
+///                  list's numbers (Instr op and width) lie in memory, copies them to `first`
+///                  and returns true, else returns false and compiled code reads them by
+///                  next_element
 ///
 /// A raw key is readable 8 bytes past the length of any PlanField::match it is compared with.
 /// And, out of line:

@@ -83,7 +83,8 @@ constexpr const char* kProtobufInlined[] = {
     "jitser_protobuf_get_shared",     "jitser_protobuf_begin_object",
     "jitser_protobuf_next_field",     "jitser_protobuf_expect_field",
     "jitser_protobuf_find_field",     "jitser_protobuf_skip",
-    "jitser_protobuf_begin_list",     "jitser_protobuf_next_element"};
+    "jitser_protobuf_begin_list",     "jitser_protobuf_next_element",
+    "jitser_protobuf_copy_elements"};
 
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},

@@ -30,6 +30,9 @@ class ReadEmitter : public EmitterBase {
         expects_(
             std::any_of(format_.kernel().functions.begin(), format_.kernel().functions.end(),
                         [&](const HelperSymbol& f) { return kernel("expect_field") == f.name; })),
+        copies_(
+            std::any_of(format_.kernel().functions.begin(), format_.kernel().functions.end(),
+                        [&](const HelperSymbol& f) { return kernel("copy_elements") == f.name; })),
         counted_(plan.traits.containers == FormatTraits::Containers::CountPrefixed),
         slot_type_(llvm::ArrayType::get(i8_, sizeof(Slot))),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)),
@@ -750,8 +753,59 @@ class ReadEmitter : public EmitterBase {
     leave(context);
   }
 
-  // The n items begin_list counted into the elements from `first` on.
+  // The n items begin_list counted into the elements from `first` on. Numbers are read by a
+  // function of their own: inlined into the object's function, their loop runs with the
+  // object's state live around it, and spills its position and value to the stack on every
+  // element for want of registers.
   void read_items(const Instr& in, Value* iterator, Value* first, Value* n) {
+    if (!is_plain_number(element_of(in).kind)) {
+      items_loop(in, iterator, first, n);
+      return;
+    }
+    Function* items =
+        Function::Create(FunctionType::get(i1(), {ptr_, ptr_, ptr_, i64_}, false),
+                         Function::InternalLinkage, fn_->getName() + ".items", module_);
+    items->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+    items->addFnAttr(llvm::Attribute::NoInline);
+    fail_if(b_.CreateNot(b_.CreateCall(items, {fn_->getArg(0), iterator, first, n})));
+
+    const llvm::IRBuilderBase::InsertPointGuard resume(b_);
+    Function* outer = fn_;
+    BasicBlock* outer_fail = fail_;
+    fn_ = items;
+    BasicBlock* entry = block("entry");
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
+    b_.SetInsertPoint(entry);
+    // The cursor in a local of this function, which SROA keeps in registers.
+    Value* cursor = new_slot("items");
+    b_.CreateMemCpy(cursor, llvm::MaybeAlign(8), items->getArg(1), llvm::MaybeAlign(8),
+                    format_.slot_bytes);
+    Value* first_in = items->getArg(2);
+    Value* n_in = items->getArg(3);
+    if (copies_) {
+      // Elements the format can copy as they lie in the input need no loop.
+      const Instr& element = plan_.code[plan_.routines[in.a].begin];
+      BasicBlock* loop = block("items.loop");
+      BasicBlock* copied = block("items.copied");
+      b_.CreateCondBr(
+          b_.CreateCall(
+              helper(kernel("copy_elements").c_str(), i1(), {ptr_, ptr_, i64_, i32_, i32_, i32_}),
+              {cursor, first_in, n_in, c32(static_cast<std::uint32_t>(element.op)),
+               c32(element.width), c32(in.enc)}),
+          copied, loop);
+      b_.SetInsertPoint(copied);
+      b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+      b_.SetInsertPoint(loop);
+    }
+    items_loop(in, cursor, first_in, n_in);
+    b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+    fn_ = outer;
+    fail_ = outer_fail;
+  }
+
+  void items_loop(const Instr& in, Value* iterator, Value* first, Value* n) {
     Value* element = new_slot("element");
     each_of(first, element_of(in).size, n, [&](Value* target) {
       Value* status =
@@ -795,6 +849,7 @@ class ReadEmitter : public EmitterBase {
 
   const std::span<const char* const> inlined_;
   const bool expects_;
+  const bool copies_;
   const bool counted_;
   const bool repeated_ = plan_.traits.repeated_keys;
   llvm::ArrayType* slot_type_;

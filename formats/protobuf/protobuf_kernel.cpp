@@ -25,13 +25,13 @@ using namespace protobuf;
 namespace {
 
 // After a field's value is framed: its number, and for a LEN value how many bytes are readable
-// past its end; the cursor keeps the number as the raw key.
-JITSER_PROTOBUF_INLINE void framed(Cursor& c, FieldValue& v, std::uint32_t number,
+// past its end.
+JITSER_PROTOBUF_INLINE void framed(const Cursor& c, FieldValue& v, std::uint32_t number,
                                    wire::WireType type) {
   v.number = number;
-  const std::uint64_t slack = c.word >> 32;
-  if (type == wire::kLen) v.bits = std::min<std::uint64_t>(slack + (c.end - v.end), UINT32_MAX);
-  c.word = slack << 32 | number;
+  if (type == wire::kLen) {
+    v.bits = std::min<std::uint64_t>((c.word >> 32) + (c.end - v.end), UINT32_MAX);
+  }
 }
 
 }  // namespace
@@ -254,6 +254,7 @@ std::int32_t jitser_protobuf_next_field(Slot* iterator, Slot* value, const char*
     c.p = p;
   }
   framed(c, v, number, type);
+  c.word = (c.word >> 32) << 32 | number;  // the raw key compiled code compares
   return 1;
 }
 
@@ -281,6 +282,8 @@ bool jitser_protobuf_expect_field(Slot* iterator, Slot* value, const char* key,
   FieldValue& v = value_of(value);
   if (frame_value(p, c.end, type, v, c.word >> 32) != FrameStatus::ok) return false;
   c.p = p;
+  // The cursor's raw key stays as it was: compiled code goes to the field's handler without
+  // comparing it, and next_field sets it before it is compared again.
   framed(c, v, static_cast<std::uint32_t>(tag >> 3), type);
   return true;
 }
@@ -321,6 +324,25 @@ std::int32_t jitser_protobuf_next_element(Slot* iterator, Slot* element, std::ui
   return 1;
 }
 
+// A packed run of fixed-width numbers as wide as the list's elements lies in the input as they
+// lie in memory, both little-endian: copied whole. begin_list counted it whole.
+bool jitser_protobuf_copy_elements(Slot* iterator, void* first, std::uint64_t n, std::uint32_t op,
+                                   std::uint32_t width, std::uint32_t enc) {
+  const auto element = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
+  const bool as_in_memory =
+      (element == wire::kI32 && width == 4) || (element == wire::kI64 && width == 8);
+  const auto o = static_cast<Op>(op);
+  if (!(enc & wire::kPacked) || !as_in_memory ||
+      (o != Op::Int && o != Op::UInt && o != Op::Float)) {
+    return false;
+  }
+  if (n == 0) return true;
+  Cursor& c = cursor_of(iterator);
+  std::memcpy(first, c.p, n * width);
+  c.p += n * width;
+  return true;
+}
+
 // The functions compiled code calls that are not defined here (formats/kernel_calls.h).
 extern const void* const jitser_protobuf_calls[];
 const void* const jitser_protobuf_calls[] = {
@@ -342,6 +364,7 @@ JITSER_KERNEL_FUNCTIONS(protobuf,
     JITSER_KERNEL_FUNCTION(jitser_protobuf_begin_list),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_begin_object),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_close_sized),
+    JITSER_KERNEL_FUNCTION(jitser_protobuf_copy_elements),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_expect_field),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_find_field),
     JITSER_KERNEL_FUNCTION(jitser_protobuf_finish),
