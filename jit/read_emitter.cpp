@@ -27,12 +27,8 @@ class ReadEmitter : public EmitterBase {
               std::vector<HostAddress>& hosts)
       : EmitterBase(plan, options, module, hosts),
         inlined_(format_.kernel().inlined),
-        expects_(
-            std::any_of(format_.kernel().functions.begin(), format_.kernel().functions.end(),
-                        [&](const HelperSymbol& f) { return kernel("expect_field") == f.name; })),
-        copies_(
-            std::any_of(format_.kernel().functions.begin(), format_.kernel().functions.end(),
-                        [&](const HelperSymbol& f) { return kernel("copy_elements") == f.name; })),
+        expects_(defines("expect_field")),
+        copies_(defines("copy_elements")),
         counted_(plan.traits.containers == FormatTraits::Containers::CountPrefixed),
         slot_type_(llvm::ArrayType::get(i8_, sizeof(Slot))),
         fn_type_(FunctionType::get(i1(), {ptr_, ptr_, ptr_}, false)),
@@ -61,12 +57,7 @@ class ReadEmitter : public EmitterBase {
 
  private:
   void routine(std::uint32_t r) {
-    fn_ = routines_[r];
-    BasicBlock* entry = block("entry");
-    fail_ = block("fail");
-    b_.SetInsertPoint(fail_);
-    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
-    b_.SetInsertPoint(entry);
+    begin_function(routines_[r]);
     const Routine& routine = plan_.routines[r];
     Value* slot = fn_->getArg(1);
     Value* base = fn_->getArg(2);
@@ -81,6 +72,23 @@ class ReadEmitter : public EmitterBase {
     }
     check_oneofs(routine, base);
     b_.CreateRet(llvm::ConstantInt::getTrue(ctx_));
+  }
+
+  // Emits into f from its entry, with a failure block that returns false.
+  void begin_function(Function* f) {
+    fn_ = f;
+    BasicBlock* entry = block("entry");
+    fail_ = block("fail");
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
+    b_.SetInsertPoint(entry);
+  }
+
+  // Whether the format's kernel defines the optional function `name`.
+  bool defines(const char* name) const {
+    const std::span<const HelperSymbol> functions = format_.kernel().functions;
+    return std::any_of(functions.begin(), functions.end(),
+                       [&](const HelperSymbol& f) { return kernel(name) == f.name; });
   }
 
   // ---- calls ----------------------------------------------------------------------------
@@ -772,12 +780,7 @@ class ReadEmitter : public EmitterBase {
     const llvm::IRBuilderBase::InsertPointGuard resume(b_);
     Function* outer = fn_;
     BasicBlock* outer_fail = fail_;
-    fn_ = items;
-    BasicBlock* entry = block("entry");
-    fail_ = block("fail");
-    b_.SetInsertPoint(fail_);
-    b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
-    b_.SetInsertPoint(entry);
+    begin_function(items);
     // The cursor in a local of this function, which SROA keeps in registers.
     Value* cursor = new_slot("items");
     b_.CreateMemCpy(cursor, llvm::MaybeAlign(8), items->getArg(1), llvm::MaybeAlign(8),
