@@ -35,9 +35,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== build and test (ThreadSanitizer: threads calling while codecs switch tiers)"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJITSER_SANITIZE=thread \
   -DJITSER_FUZZ=OFF -DJITSER_BUILD_TESTS=ON -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
-cmake --build build-tsan -j "$jobs" --target jitser_tests
+cmake --build build-tsan -j "$jobs" --target jitser_thread_tests
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" \
-  -R '^async\.(Concurrency|Policies|Engine\.ManyThreads)' --output-on-failure --no-tests=error
+  -R '^thread\.(Concurrency|Policies|Engine\.ManyThreads)' --output-on-failure --no-tests=error
 
 echo "== fuzz (libFuzzer, both tiers compared: binary 20 s, JSON and Protobuf 15 s per payload type)"
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
