@@ -164,6 +164,15 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
     n += held;
     held = 0;
   };
+  if (c.kind == Cursor::Kind::Packed && count == static_cast<std::size_t>(c.end - c.p)) {
+    // Every varint of the run is one byte, as writers write bools.
+    for (const std::uint8_t* p = c.p; p != c.end; ++p) {
+      run[held++] = *p != 0;
+      if (held == sizeof run) set();
+    }
+    set();
+    return true;
+  }
   FieldValue item;
   for (;;) {
     switch (next_item(c, item)) {

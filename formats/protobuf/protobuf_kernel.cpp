@@ -316,6 +316,14 @@ std::int32_t jitser_protobuf_next_element(Slot* iterator, Slot* element, std::ui
   if (enc & wire::kPacked) {
     if (c.p == c.end) return 0;
     const auto type = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
+    if (type == wire::kVarint) {
+      // begin_list accepted the run only if its last byte ends a varint.
+      item.type = wire::kVarint;
+      item.p = c.p;
+      if (wire::get_run_varint(c.p, c.end, item.bits, c.word) != wire::VarintStatus::ok) return -1;
+      item.end = c.p;
+      return 1;
+    }
     return frame_value(c.p, c.end, type, item, c.word) == FrameStatus::ok ? 1 : -1;
   }
   if (c.kind != Cursor::Kind::Single) return 0;

@@ -3,9 +3,14 @@
 // that the lowering picks for each value.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // Inlined into every caller: the kernel's functions are one function each in the bitcode, as
 // the JIT inlines them and not what they call.
@@ -44,6 +49,18 @@ inline constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
 JITSER_PROTOBUF_WIRE_INLINE std::uint64_t count_ends(std::uint64_t w) {
   return (((~w & kHighBits) >> 7) * 0x0101010101010101ull) >> 56;
 }
+
+// Where popcount is an instruction, or clang compiles the kernel's bitcode, which the JIT
+// compiles for the host; gcc would call a library routine for it.
+#if defined(__SSE2__) && (defined(__POPCNT__) || defined(__clang__))
+#define JITSER_PROTOBUF_COUNT_ENDS16 1
+/// How many of the sixteen bytes at p whose bits are set in `keep` end a varint.
+JITSER_PROTOBUF_WIRE_INLINE unsigned count_ends16(const std::uint8_t* p, unsigned keep) {
+  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(
+      std::popcount(~static_cast<unsigned>(_mm_movemask_epi8(bytes)) & keep));
+}
+#endif
 
 JITSER_PROTOBUF_WIRE_INLINE std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
@@ -132,11 +149,34 @@ struct VarintBytes {
   return {0, 0, VarintStatus::overlong};
 }
 
+/// A varint of three bytes or more at p, read as a word, its end found from the bytes' high
+/// bits: its value and its size `n`, ten when it is overlong. Reads the word at p, and the
+/// ninth and tenth bytes where the varint goes on into them.
+JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_long_varint(const std::uint8_t* p, std::uint64_t& v,
+                                                         std::size_t& n) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  std::uint64_t high = 0;  // the groups of bytes nine and ten
+  if (const std::uint64_t stops = ~w & kHighBits) {
+    n = (static_cast<unsigned>(__builtin_ctzll(stops)) >> 3) + 1;
+    if (n < 8) w &= (std::uint64_t{1} << (8 * n)) - 1;
+  } else if (p[8] < 0x80) {
+    n = 9;
+    high = std::uint64_t{p[8]} << 56;
+  } else {
+    n = 10;
+    if (p[9] > 1) return VarintStatus::overlong;
+    high = std::uint64_t{p[8] & 0x7Fu} << 56 | std::uint64_t{p[9]} << 63;
+  }
+  v = join_groups(w & ~kHighBits) | high;
+  return VarintStatus::ok;
+}
+
 /// Reads a varint of at most ten bytes from [p, end), advancing p; `slack` bytes past `end`
 /// may be read (not taken). Protobuf readers accept redundant high bytes (0x80 0x00), so only
 /// a varint past ten bytes, or whose tenth byte sets bits above 64, is overlong. With ten bytes
-/// readable, a varint is read as a word, its end found from the bytes' high bits, so that a
-/// long one (a negative int32 takes ten) costs about what a short one does.
+/// readable, a varint is read as a word (get_long_varint), so that a long one (a negative int32
+/// takes ten) costs about what a short one does.
 JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, const std::uint8_t* end,
                                                     std::uint64_t& v, std::size_t slack = 0) {
   const auto left = static_cast<std::size_t>(end - p);
@@ -161,25 +201,41 @@ JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_varint(const std::uint8_t*& p, cons
     p += 2;
     return VarintStatus::ok;
   }
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
+  std::uint64_t value;
   std::size_t n;
-  std::uint64_t high = 0;  // the groups of bytes nine and ten
-  if (const std::uint64_t stops = ~w & kHighBits) {
-    n = (static_cast<unsigned>(__builtin_ctzll(stops)) >> 3) + 1;  // 1 to 8
-    if (n < 8) w &= (std::uint64_t{1} << (8 * n)) - 1;
-  } else if (p[8] < 0x80) {
-    n = 9;
-    high = std::uint64_t{p[8]} << 56;
-  } else {
-    if (left < kMaxVarintBytes) return VarintStatus::truncated;
-    if (p[9] > 1) return VarintStatus::overlong;
-    n = 10;
-    high = std::uint64_t{p[8] & 0x7Fu} << 56 | std::uint64_t{p[9]} << 63;
-  }
+  const VarintStatus status = get_long_varint(p, value, n);
   // Bytes past `end` were read but belong to what follows.
   if (n > left) return VarintStatus::truncated;
-  v = join_groups(w & ~kHighBits) | high;
+  if (status != VarintStatus::ok) return status;
+  v = value;
+  p += n;
+  return VarintStatus::ok;
+}
+
+/// Reads a varint that begins before `end` in a run whose last byte ends a varint (a packed
+/// run that count_items accepted): it ends in the run, so its bytes need no test against
+/// `end`, only its length one. `slack` bytes past `end` may be read.
+JITSER_PROTOBUF_WIRE_INLINE VarintStatus get_run_varint(const std::uint8_t*& p,
+                                                        const std::uint8_t* end, std::uint64_t& v,
+                                                        std::size_t slack) {
+  if (p[0] < 0x80) {
+    v = p[0];
+    p += 1;
+    return VarintStatus::ok;
+  }
+  // p[0] goes on, so the run holds p[1], and so on to the varint's end.
+  if (p[1] < 0x80) {
+    v = (p[0] & 0x7Fu) | std::uint64_t{p[1]} << 7;
+    p += 2;
+    return VarintStatus::ok;
+  }
+  // The word read at p may pass the run's end by up to seven bytes.
+  if (slack < 7) [[unlikely]] {
+    return get_varint(p, end, v, slack);
+  }
+  std::size_t n;
+  const VarintStatus status = get_long_varint(p, v, n);
+  if (status != VarintStatus::ok) return status;
   p += n;
   return VarintStatus::ok;
 }
