@@ -35,6 +35,7 @@
 #include "formats/format_table.h"
 #include "jit/code_cache.h"
 #include "jit/code_identity.h"
+#include "jit/host_bits.h"
 #include "jit/perf_jitdump.h"
 #include "jit/plan_to_ir.h"
 
@@ -227,6 +228,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what, boo
       !s) {
     return s;
   }
+  if (!first) define_host_bits(*built.module, *built.machine);
   if (reject) {  // a function whose only block has no terminator
     llvm::Function* bad = llvm::Function::Create(
         llvm::FunctionType::get(llvm::Type::getVoidTy(*built.context), false),

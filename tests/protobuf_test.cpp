@@ -228,6 +228,60 @@ TEST_F(ProtobufGuide, PackedRunsReadAlikeWithRoomPastTheInputOrNone) {
   EXPECT_EQ(codec->dyn().stats().tier_disagreements, 0u);
 }
 
+TEST_F(ProtobufGuide, VarintsOfEveryLengthReadAsLibprotobufWritesThem) {
+  // Compiled code joins a long varint's groups as one word, by pext where the host has it
+  // fast: every bit length, singular (int64 `maybe`) and in a packed run of sign-extended
+  // int32 (`f`), from libprotobuf's encoder, read with room past the input and without.
+  std::mt19937_64 rng(20261203);
+  std::vector<std::int64_t> wide;
+  std::vector<std::int32_t> narrow;
+  for (unsigned bits = 0; bits <= 64; ++bits) {
+    for (int k = 0; k < 4; ++k) {
+      const std::uint64_t top = bits ? std::uint64_t{1} << (bits - 1) : 0;
+      const std::uint64_t v = top | (rng() & (top ? top - 1 : 0));
+      wide.push_back(static_cast<std::int64_t>(v));
+      if (bits <= 32) narrow.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+    }
+  }
+  auto encode = [](auto&& write) {
+    std::string bytes;
+    {
+      gp::io::StringOutputStream stream(&bytes);
+      gp::io::CodedOutputStream coded(&stream);
+      write(coded);
+    }
+    return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+  };
+  auto read_both = [&](const std::vector<std::uint8_t>& bytes, auto&& check) {
+    Buffer roomy;
+    roomy.append(bytes.data(), bytes.size());
+    Guide tight, padded;
+    const Status a = codec->deserialize(bytes, tight);
+    const Status b = codec->deserialize(roomy.padded(), padded);
+    ASSERT_TRUE(a.ok()) << a.to_string();
+    ASSERT_TRUE(b.ok()) << b.to_string();
+    check(tight);
+    check(padded);
+  };
+  for (const std::int64_t v : wide) {
+    read_both(encode([&](gp::io::CodedOutputStream& out) {
+                out.WriteTag(9 << 3);
+                out.WriteVarint64(static_cast<std::uint64_t>(v));
+              }),
+              [&](const Guide& g) { EXPECT_EQ(g.maybe, v); });
+  }
+  const std::vector<std::uint8_t> run = encode([&](gp::io::CodedOutputStream& out) {
+    for (const std::int32_t v : narrow) out.WriteVarint32SignExtended(v);
+  });
+  read_both(encode([&](gp::io::CodedOutputStream& out) {
+              out.WriteTag(6 << 3 | 2);
+              out.WriteVarint32(static_cast<std::uint32_t>(run.size()));
+              out.WriteRaw(run.data(), static_cast<int>(run.size()));
+            }),
+            [&](const Guide& g) { EXPECT_EQ(g.f, narrow); });
+  EXPECT_EQ(codec->dyn().stats().tier_disagreements, 0u);
+}
+
 TEST_F(ProtobufGuide, EveryTruncationIsAnErrorAndTheTargetSurvives) {
   Guide g;
   g.a = -7;
