@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "jit/emitter.h"
@@ -521,6 +522,7 @@ class ReadEmitter : public EmitterBase {
       b_.CreateCondBr(hit, handle[expected_field], next);
     };
     read_next(0);
+    BasicBlock* line_start = b_.GetInsertBlock();
 
     b_.SetInsertPoint(next);
     Value* status =
@@ -577,8 +579,9 @@ class ReadEmitter : public EmitterBase {
     b_.CreateBr(next);
 
     Value* context = fn_->getArg(0);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      b_.SetInsertPoint(handle[i]);
+    // Reads field i's value where the insert point is, then goes on to `then(after)`, the field
+    // expected after it.
+    auto read_field = [&](std::uint32_t i, auto&& then) {
       const Instr& in = plan_.code[routine.begin + i];
       const PlanField& plan_field = plan_.fields[in.field];
       Value* p = at(base, in.offset);
@@ -620,7 +623,43 @@ class ReadEmitter : public EmitterBase {
       // A key that comes once per item is likely to come again next.
       const std::uint32_t after = plan_field.key_per_item ? i : i + 1;
       if (!expects_) b_.CreateStore(c32(after), expected);
-      read_next(after);
+      then(after);
+    };
+    for (std::uint32_t i = 0; i < n; ++i) {
+      b_.SetInsertPoint(handle[i]);
+      read_field(i, read_next);
+    }
+    // Declaration order, in formats that look for the key expected next: the fields read one
+    // after another by copies of their handlers, each entered only from the one before, so
+    // that what the loop's handlers learn at run time is constant on this path: which fields
+    // were read (the `seen` bits), that none was read before, and the framing each key as
+    // written implies. The first key not found where expected, a field whose key comes once
+    // per item, and a field that holds objects or a map leave it for the loop, with the fields
+    // read so far: a copy of those would copy every object nested in them, as often as the
+    // objects around them were copied.
+    if (expects_ && n) {
+      std::vector<BasicBlock*> in_line(n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const Instr& in = plan_.code[routine.begin + i];
+        in_line[i] = in.op == Op::Map || holds_object(in) ? handle[i] : block("line");
+      }
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (in_line[i] == handle[i]) continue;
+        b_.SetInsertPoint(in_line[i]);
+        read_field(i, [&](std::uint32_t after) {
+          if (after == i || after >= n) {
+            read_next(after);
+            return;
+          }
+          const std::string& key = plan_.fields[plan_.code[routine.begin + after].field].key;
+          Value* hit = b_.CreateCall(
+              helper(kernel("expect_field").c_str(), i1(), {ptr_, ptr_, ptr_, i32_}),
+              {it, field, b_.CreateGlobalString(key, "key", 0, &module_), c32(key.size())});
+          b_.CreateCondBr(hit, in_line[after], next);
+        });
+      }
+      // The first field's key was looked for before the loop: a hit enters the line instead.
+      llvm::cast<llvm::BranchInst>(line_start->getTerminator())->setSuccessor(0, in_line[0]);
     }
 
     b_.SetInsertPoint(finish);
@@ -692,6 +731,26 @@ class ReadEmitter : public EmitterBase {
     }
     b_.CreateRet(llvm::ConstantInt::getFalse(ctx_));
     b_.SetInsertPoint(resume);
+  }
+
+  // Whether reading `in` reads the fields of an object: a nested struct, or one held, listed or
+  // mapped.
+  bool holds_object(const Instr& in) const {
+    switch (in.op) {
+      case Op::Struct: return true;
+      case Op::Nullable:
+      case Op::Shared:
+      case Op::List:
+      case Op::Array: return routine_holds_object(in.a);
+      case Op::Map: return routine_holds_object(in.a) || routine_holds_object(in.b);
+      default: return false;
+    }
+  }
+  bool routine_holds_object(std::uint32_t r) const {
+    const Routine& routine = plan_.routines[r];
+    if (routine.object) return true;
+    return std::any_of(plan_.code.begin() + routine.begin, plan_.code.begin() + routine.end,
+                       [&](const Instr& in) { return holds_object(in); });
   }
 
   // Whether field i of an object has been read: its bit in the object's `seen` words.
@@ -770,12 +829,17 @@ class ReadEmitter : public EmitterBase {
       items_loop(in, iterator, first, n);
       return;
     }
-    Function* items =
-        Function::Create(FunctionType::get(i1(), {ptr_, ptr_, ptr_, i64_}, false),
-                         Function::InternalLinkage, fn_->getName() + ".items", module_);
-    items->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
-    items->addFnAttr(llvm::Attribute::NoInline);
+    // One function per list, however many places read it.
+    Function*& items = items_functions_[&in];
+    const bool made = items != nullptr;
+    if (!made) {
+      items = Function::Create(FunctionType::get(i1(), {ptr_, ptr_, ptr_, i64_}, false),
+                               Function::InternalLinkage, fn_->getName() + ".items", module_);
+      items->setUWTableKind(llvm::UWTableKind::Default);  // helpers may throw std::bad_alloc
+      items->addFnAttr(llvm::Attribute::NoInline);
+    }
     fail_if(b_.CreateNot(b_.CreateCall(items, {fn_->getArg(0), iterator, first, n})));
+    if (made) return;
 
     const llvm::IRBuilderBase::InsertPointGuard resume(b_);
     Function* outer = fn_;
@@ -851,6 +915,7 @@ class ReadEmitter : public EmitterBase {
   }
 
   const std::span<const char* const> inlined_;
+  std::unordered_map<const Instr*, Function*> items_functions_;  // read_items
   const bool expects_;
   const bool copies_;
   const bool counted_;
