@@ -314,16 +314,18 @@ std::int32_t jitser_protobuf_next_element(Slot* iterator, Slot* element, std::ui
   Cursor& c = cursor_of(iterator);
   FieldValue& item = value_of(element);
   if (enc & wire::kPacked) {
-    if (c.p == c.end) return 0;
     const auto type = static_cast<wire::WireType>(enc & wire::kWireTypeMask);
     if (type == wire::kVarint) {
-      // begin_list accepted the run only if its last byte ends a varint.
+      // begin_list accepted the run only if its last byte ends a varint, and counted the bytes
+      // that end one; each read ends at the next of them, or fails: as many reads as it counted
+      // stay inside the run, with no test against its end.
       item.type = wire::kVarint;
       item.p = c.p;
       if (wire::get_run_varint(c.p, c.end, item.bits, c.word) != wire::VarintStatus::ok) return -1;
       item.end = c.p;
       return 1;
     }
+    if (c.p == c.end) return 0;
     return frame_value(c.p, c.end, type, item, c.word) == FrameStatus::ok ? 1 : -1;
   }
   if (c.kind != Cursor::Kind::Single) return 0;

@@ -17,6 +17,11 @@
 // Inlined into every caller: the kernel's functions are one function each in the bitcode, as
 // the JIT inlines them and not what they call.
 #define JITSER_PROTOBUF_WIRE_INLINE [[gnu::always_inline]] inline
+#if defined(__clang__)
+#define JITSER_PROTOBUF_KEEPS_REGISTERS [[clang::preserve_most]]
+#else
+#define JITSER_PROTOBUF_KEEPS_REGISTERS
+#endif
 
 namespace jitser::protobuf::wire {
 
@@ -142,9 +147,11 @@ struct VarintBytes {
 
 /// get_varint's path near the end of what may be read. Out of line, so that the many inlined
 /// copies of get_varint in compiled code carry only the word path; it takes and returns values,
-/// so that the caller's position and result need not be in memory.
-[[gnu::noinline]] inline VarintBytes get_varint_bytes(const std::uint8_t* p,
-                                                      const std::uint8_t* end) {
+/// so that the caller's position and result need not be in memory. Where clang compiles it (the
+/// kernels' bitcode), it keeps the caller's registers, so that a loop that may call it keeps
+/// its values in registers that need no saving on entry.
+JITSER_PROTOBUF_KEEPS_REGISTERS [[gnu::noinline]] inline VarintBytes get_varint_bytes(
+    const std::uint8_t* p, const std::uint8_t* end) {
   std::uint64_t result = 0;
   for (unsigned i = 0; i < kMaxVarintBytes; ++i) {
     if (p + i == end) return {0, 0, VarintStatus::truncated};
