@@ -165,7 +165,11 @@ bool jitser_protobuf_read_bool_list(Slot* s, void* list, const TypeDesc* type, s
     held = 0;
   };
   if (c.kind == Cursor::Kind::Packed && count == static_cast<std::size_t>(c.end - c.p)) {
-    // Every varint of the run is one byte, as writers write bools.
+    // Every varint of the run is one byte, as writers write bools: the run is the values.
+    if (ops.set_bools) {
+      ops.set_bools(type, list, n, c.p, count);
+      return true;
+    }
     for (const std::uint8_t* p = c.p; p != c.end; ++p) {
       run[held++] = *p != 0;
       if (held == sizeof run) set();

@@ -88,7 +88,8 @@ struct ListOps {
   void (*resize)(const TypeDesc* type, void* list, std::size_t n);
   bool (*get_bool)(const TypeDesc* type, const void* list, std::size_t i);
   void (*set_bool)(const TypeDesc* type, void* list, std::size_t i, bool value);
-  /// Elements `from` to `from + n` from `values`, each 0 or 1: one call for a run of them.
+  /// Elements `from` to `from + n` from `values`, each true where it is not 0: one call for a
+  /// run of them.
   void (*set_bools)(const TypeDesc* type, void* list, std::size_t from, const std::uint8_t* values,
                     std::size_t n) = nullptr;
 };
