@@ -485,15 +485,16 @@ class ReadEmitter : public EmitterBase {
       b_.CreateStore(c64(0), seen.back());
     }
     b_.CreateStore(c32(0), expected);
-    // Formats with repeated keys: the items each array field has read so far (a list's are
-    // its size), and each map field's refill, from its first appearance to the object's end.
+    // Formats with repeated keys: the items each array field, and each list field whose key
+    // comes once per item, has read so far (another list's are its size), and each map field's
+    // refill, from its first appearance to the object's end.
     std::vector<Value*> items(n, nullptr);
     std::vector<Value*> refills(n, nullptr);
     for (std::uint32_t i = 0; repeated_ && i < n; ++i) {
       const Instr& in = plan_.code[routine.begin + i];
       if (in.op == Op::Map) {
         refills[i] = local(llvm::ArrayType::get(i8_, kMapRefillSize), "refill", 16);
-      } else if (in.op == Op::Array) {
+      } else if (in.op == Op::Array || counts_items(in)) {
         items[i] = local(i64_, "items");
         b_.CreateStore(c64(0), items[i]);
       }
@@ -612,10 +613,11 @@ class ReadEmitter : public EmitterBase {
       b_.CreateStore(
           b_.CreateOr(b_.CreateLoad(i64_, seen[i / 64]), c64(std::uint64_t{1} << (i % 64))),
           seen[i / 64]);
-      if (repeated_ && in.op == Op::List) {
+      if (items[i]) {
+        in.op == Op::Array ? array_items(in, field, p, items[i])
+                           : counted_items(in, field, p, items[i]);
+      } else if (repeated_ && in.op == Op::List) {
         list_items(in, field, p, again);
-      } else if (items[i]) {
-        array_items(in, field, p, items[i]);
       } else {
         this->value(in, field, p, refills[i]);
       }
@@ -693,7 +695,8 @@ class ReadEmitter : public EmitterBase {
       b_.CreateBr(none);
       b_.SetInsertPoint(none);
     }
-    // What it held ends: an array must have all its items, and a map's refill ends.
+    // What it held ends: an array must have all its items, a list counted by its items keeps
+    // no more, and a map's refill ends.
     for (std::uint32_t i = 0; i < n; ++i) {
       if (!items[i] && !refills[i]) continue;
       const Instr& in = plan_.code[routine.begin + i];
@@ -701,7 +704,7 @@ class ReadEmitter : public EmitterBase {
       BasicBlock* done = block("present.done");
       b_.CreateCondBr(was_seen(seen, i), present, done);
       b_.SetInsertPoint(present);
-      if (items[i]) items_end(in, b_.CreateLoad(i64_, items[i]));
+      if (items[i]) items_end(in, at(base, in.offset), b_.CreateLoad(i64_, items[i]));
       if (refills[i]) {
         // Ended here, the refill is forgotten, so that a failure after it does not end it again.
         end_refill(in, refills[i]);
@@ -804,6 +807,38 @@ class ReadEmitter : public EmitterBase {
     leave(context);
   }
 
+  // Whether a list field's items are counted across its appearances in the object (items_end
+  // trims it to them): a list whose key comes once per item, of elements with a place in
+  // memory. Its items are read into the elements a used list holds, which keep their strings
+  // and nested objects, where resizing the list to each appearance would destroy them and make
+  // them again.
+  bool counts_items(const Instr& in) const {
+    return in.op == Op::List && plan_.fields[in.field].key_per_item && in.type->list_ops->data;
+  }
+
+  // One appearance of such a list field: its items from index *count on, into the elements
+  // the list holds there, the list grown where it holds too few.
+  void counted_items(const Instr& in, Value* slot, Value* p, Value* count) {
+    Value* context = fn_->getArg(0);
+    enter(context);
+    const std::uint64_t stride = element_of(in).size;
+    Value* iterator = new_slot("items");
+    Value* n = begin_list(in, slot, iterator);
+    Value* start = b_.CreateLoad(i64_, count);
+    Value* total = b_.CreateAdd(start, n);
+    BasicBlock* grow = block("items.grow");
+    BasicBlock* ready = block("items.ready");
+    b_.CreateCondBr(b_.CreateICmpUGT(total, list_size(p, stride)), grow, ready);
+    b_.SetInsertPoint(grow);
+    resize_list(in, p, total);
+    b_.CreateBr(ready);
+    b_.SetInsertPoint(ready);
+    read_items(in, iterator,
+               b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(start, c64(stride))), n);
+    b_.CreateStore(total, count);
+    leave(context);
+  }
+
   // One appearance of an array field: its items from index *count on; the array fails past its
   // size, and at the object's end (items_end) unless it has them all.
   void array_items(const Instr& in, Value* slot, Value* p, Value* count) {
@@ -883,8 +918,21 @@ class ReadEmitter : public EmitterBase {
     });
   }
 
-  // After the object: an array must have all its items.
-  void items_end(const Instr& in, Value* n) { fail_if(b_.CreateICmpNE(n, c64(in.count))); }
+  // After the object, the n items read of the array or counted list at p: an array must have
+  // all its items, and a list drops the elements it held past them.
+  void items_end(const Instr& in, Value* p, Value* n) {
+    if (in.op == Op::Array) {
+      fail_if(b_.CreateICmpNE(n, c64(in.count)));
+      return;
+    }
+    BasicBlock* trim = block("items.trim");
+    BasicBlock* done = block("items.trimmed");
+    b_.CreateCondBr(b_.CreateICmpNE(list_size(p, element_of(in).size), n), trim, done);
+    b_.SetInsertPoint(trim);
+    resize_list(in, p, n);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
 
   // A field of a oneof just read empties the others of its group, as the last to come wins.
   void drop_alternatives(const Routine& routine, std::uint32_t read, Value* base) {

@@ -1,11 +1,13 @@
 // Reading into a used object, as a server reads request after request: the value read equals a
 // fresh read, the storage the object held is reused, and nothing another object shares changes.
 // In every format, in whichever tier the suite's policy runs.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <memory_resource>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "support.h"
 
@@ -104,6 +106,59 @@ TEST_P(Reuse, AUsedMapReadsEqualAndKeepsItsEntries) {
   Inventory fewer = make_inventory(5, 3);
   ASSERT_TRUE(codec.deserialize(input, fewer).ok());
   EXPECT_TRUE(fewer == sent);
+}
+
+// Lists of strings and of objects (in Protobuf, fields whose key comes once per item): a used
+// list's elements are read into, so their strings keep their storage; a list that held more
+// drops the rest, and one that held fewer grows.
+struct Part {
+  std::string name;
+  std::int32_t count = 0;
+  friend bool operator==(const Part&, const Part&) = default;
+};
+struct Order {
+  std::vector<std::string> notes;
+  std::vector<Part> parts;
+  friend bool operator==(const Order&, const Order&) = default;
+};
+
+Order make_order(int first, int n) {
+  Order o;
+  for (int i = first; i < first + n; ++i) {
+    o.notes.push_back("a note long enough to live on the heap, number " + std::to_string(i));
+    o.parts.push_back({"a part name long enough for the heap, number " + std::to_string(i), i});
+  }
+  return o;
+}
+
+TEST_P(Reuse, UsedListsOfStringsAndObjectsReadEqualAndKeepTheirElements) {
+  Engine e;
+  ASSERT_TRUE(
+      e.add(Struct<Part>("Part").field("name", &Part::name).field("count", &Part::count)).ok());
+  ASSERT_TRUE(
+      e.add(Struct<Order>("Order").field("notes", &Order::notes).field("parts", &Order::parts))
+          .ok());
+  Codec<Order> codec = test::codec_of<Order>(e, GetParam());
+  const Order sent = make_order(0, 3);
+  Buffer bytes;
+  ASSERT_TRUE(codec.serialize(sent, bytes).ok());
+  const PaddedString input(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+
+  for (const int held : {3, 5, 1, 0}) {
+    Order target = make_order(100, held);
+    std::vector<const char*> storage;
+    for (int i = 0; i < std::min(held, 3); ++i) {
+      storage.push_back(target.notes[i].data());
+      storage.push_back(target.parts[i].name.data());
+    }
+    ASSERT_TRUE(codec.deserialize(input, target).ok()) << held;
+    EXPECT_TRUE(target == sent) << held;
+    for (int i = 0; i < std::min(held, 3); ++i) {
+      EXPECT_EQ(target.notes[i].data(), storage[2 * i]) << held << " " << i;
+      EXPECT_EQ(target.parts[i].name.data(), storage[2 * i + 1]) << held << " " << i;
+    }
+  }
 }
 
 // A key that appears twice fails in the middle of a refill (or, in Protobuf, replaces the first):
