@@ -510,8 +510,8 @@ class ReadEmitter : public EmitterBase {
     for (std::uint32_t i = 0; i < n; ++i) handle[i] = block("field");
     // Formats that find a field by its key as written (expect_field) read declaration order
     // without dispatch: the key of the field expected next is looked for in the input first,
-    // and a hit goes to that field's handler; anything else is read by next_field.
-    auto read_next = [&](std::uint32_t expected_field) {
+    // and a hit goes to that field's block in `to`; anything else is read by next_field.
+    auto expect = [&](std::uint32_t expected_field, const std::vector<BasicBlock*>& to) {
       if (!expects_ || expected_field >= n) {
         b_.CreateBr(next);
         return;
@@ -520,10 +520,23 @@ class ReadEmitter : public EmitterBase {
       Value* hit = b_.CreateCall(
           helper(kernel("expect_field").c_str(), i1(), {ptr_, ptr_, ptr_, i32_}),
           {it, field, b_.CreateGlobalString(key, "key", 0, &module_), c32(key.size())});
-      b_.CreateCondBr(hit, handle[expected_field], next);
+      b_.CreateCondBr(hit, to[expected_field], next);
     };
-    read_next(0);
-    BasicBlock* line_start = b_.GetInsertBlock();
+    auto read_next = [&](std::uint32_t expected_field) { expect(expected_field, handle); };
+    // Declaration order, in formats that look for the key expected next: the fields read one
+    // after another by copies of their handlers (`in_line`), each entered only from the one
+    // before, so that what the loop's handlers learn at run time is constant on this path:
+    // which fields were read (the `seen` bits), that none was read before, and the framing each
+    // key as written implies. The first key not found where expected, a field whose key comes
+    // once per item, and a field that holds objects or a map leave it for the loop, with the
+    // fields read so far: a copy of those would copy every object nested in them, as often as
+    // the objects around them were copied.
+    std::vector<BasicBlock*> in_line = handle;
+    for (std::uint32_t i = 0; expects_ && i < n; ++i) {
+      const Instr& in = plan_.code[routine.begin + i];
+      if (in.op != Op::Map && !holds_object(in)) in_line[i] = block("line");
+    }
+    expect(0, in_line);
 
     b_.SetInsertPoint(next);
     Value* status =
@@ -631,37 +644,10 @@ class ReadEmitter : public EmitterBase {
       b_.SetInsertPoint(handle[i]);
       read_field(i, read_next);
     }
-    // Declaration order, in formats that look for the key expected next: the fields read one
-    // after another by copies of their handlers, each entered only from the one before, so
-    // that what the loop's handlers learn at run time is constant on this path: which fields
-    // were read (the `seen` bits), that none was read before, and the framing each key as
-    // written implies. The first key not found where expected, a field whose key comes once
-    // per item, and a field that holds objects or a map leave it for the loop, with the fields
-    // read so far: a copy of those would copy every object nested in them, as often as the
-    // objects around them were copied.
-    if (expects_ && n) {
-      std::vector<BasicBlock*> in_line(n);
-      for (std::uint32_t i = 0; i < n; ++i) {
-        const Instr& in = plan_.code[routine.begin + i];
-        in_line[i] = in.op == Op::Map || holds_object(in) ? handle[i] : block("line");
-      }
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (in_line[i] == handle[i]) continue;
-        b_.SetInsertPoint(in_line[i]);
-        read_field(i, [&](std::uint32_t after) {
-          if (after == i || after >= n) {
-            read_next(after);
-            return;
-          }
-          const std::string& key = plan_.fields[plan_.code[routine.begin + after].field].key;
-          Value* hit = b_.CreateCall(
-              helper(kernel("expect_field").c_str(), i1(), {ptr_, ptr_, ptr_, i32_}),
-              {it, field, b_.CreateGlobalString(key, "key", 0, &module_), c32(key.size())});
-          b_.CreateCondBr(hit, in_line[after], next);
-        });
-      }
-      // The first field's key was looked for before the loop: a hit enters the line instead.
-      llvm::cast<llvm::BranchInst>(line_start->getTerminator())->setSuccessor(0, in_line[0]);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (in_line[i] == handle[i]) continue;
+      b_.SetInsertPoint(in_line[i]);
+      read_field(i, [&](std::uint32_t after) { expect(after, after == i ? handle : in_line); });
     }
 
     b_.SetInsertPoint(finish);
