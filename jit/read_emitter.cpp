@@ -775,21 +775,13 @@ class ReadEmitter : public EmitterBase {
       leave(context);
       return;
     }
-    const std::uint64_t stride = element_of(in).size;
     Value* iterator = new_slot("items");
     Value* n = begin_list(in, slot, iterator);
-    Value* size = list_size(p, stride);
+    Value* size = list_size(p, element_of(in).size);
     Value* start = b_.CreateSelect(again, size, c64(0));
     Value* total = b_.CreateAdd(start, n);
-    BasicBlock* resize = block("items.resize");
-    BasicBlock* ready = block("items.ready");
-    b_.CreateCondBr(b_.CreateICmpNE(total, size), resize, ready);
-    b_.SetInsertPoint(resize);
-    resize_list(in, p, total);
-    b_.CreateBr(ready);
-    b_.SetInsertPoint(ready);
-    read_items(in, iterator,
-               b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(start, c64(stride))), n);
+    resize_list_if(b_.CreateICmpNE(total, size), in, p, total);
+    read_items(in, iterator, list_element(in, p, start), n);
     leave(context);
   }
 
@@ -807,20 +799,12 @@ class ReadEmitter : public EmitterBase {
   void counted_items(const Instr& in, Value* slot, Value* p, Value* count) {
     Value* context = fn_->getArg(0);
     enter(context);
-    const std::uint64_t stride = element_of(in).size;
     Value* iterator = new_slot("items");
     Value* n = begin_list(in, slot, iterator);
     Value* start = b_.CreateLoad(i64_, count);
     Value* total = b_.CreateAdd(start, n);
-    BasicBlock* grow = block("items.grow");
-    BasicBlock* ready = block("items.ready");
-    b_.CreateCondBr(b_.CreateICmpUGT(total, list_size(p, stride)), grow, ready);
-    b_.SetInsertPoint(grow);
-    resize_list(in, p, total);
-    b_.CreateBr(ready);
-    b_.SetInsertPoint(ready);
-    read_items(in, iterator,
-               b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(start, c64(stride))), n);
+    resize_list_if(b_.CreateICmpUGT(total, list_size(p, element_of(in).size)), in, p, total);
+    read_items(in, iterator, list_element(in, p, start), n);
     b_.CreateStore(total, count);
     leave(context);
   }
@@ -911,13 +895,7 @@ class ReadEmitter : public EmitterBase {
       fail_if(b_.CreateICmpNE(n, c64(in.count)));
       return;
     }
-    BasicBlock* trim = block("items.trim");
-    BasicBlock* done = block("items.trimmed");
-    b_.CreateCondBr(b_.CreateICmpNE(list_size(p, element_of(in).size), n), trim, done);
-    b_.SetInsertPoint(trim);
-    resize_list(in, p, n);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
+    resize_list_if(b_.CreateICmpNE(list_size(p, element_of(in).size), n), in, p, n);
   }
 
   // A field of a oneof just read empties the others of its group, as the last to come wins.
@@ -940,6 +918,23 @@ class ReadEmitter : public EmitterBase {
     call_host(reinterpret_cast<const void*>(in.type->list_ops->resize),
               FunctionType::get(Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false),
               {const_ptr(in.type), p, n});
+  }
+
+  // Resizes the list `in` at p to n elements where `needed` holds.
+  void resize_list_if(Value* needed, const Instr& in, Value* p, Value* n) {
+    BasicBlock* resize = block("items.resize");
+    BasicBlock* ready = block("items.ready");
+    b_.CreateCondBr(needed, resize, ready);
+    b_.SetInsertPoint(resize);
+    resize_list(in, p, n);
+    b_.CreateBr(ready);
+    b_.SetInsertPoint(ready);
+  }
+
+  // The address of element `index` of the std::vector `in` at p.
+  Value* list_element(const Instr& in, Value* p, Value* index) {
+    return b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0),
+                                b_.CreateMul(index, c64(element_of(in).size)));
   }
 
   // A std::vector's size: its begin and end.
