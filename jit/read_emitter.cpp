@@ -627,8 +627,7 @@ class ReadEmitter : public EmitterBase {
           b_.CreateOr(b_.CreateLoad(i64_, seen[i / 64]), c64(std::uint64_t{1} << (i % 64))),
           seen[i / 64]);
       if (items[i]) {
-        in.op == Op::Array ? array_items(in, field, p, items[i])
-                           : counted_items(in, field, p, items[i]);
+        counted_items(in, field, p, items[i]);
       } else if (repeated_ && in.op == Op::List) {
         list_items(in, field, p, again);
       } else {
@@ -794,8 +793,9 @@ class ReadEmitter : public EmitterBase {
     return in.op == Op::List && plan_.fields[in.field].key_per_item && in.type->list_ops->data;
   }
 
-  // One appearance of such a list field: its items from index *count on, into the elements
-  // the list holds there, the list grown where it holds too few.
+  // One appearance of an array field, or of a list field counted by its items: its items from
+  // index *count on. An array fails past its size, and at the object's end (items_end) unless
+  // it has them all; a list is grown where it holds too few, its elements there read into.
   void counted_items(const Instr& in, Value* slot, Value* p, Value* count) {
     Value* context = fn_->getArg(0);
     enter(context);
@@ -803,24 +803,15 @@ class ReadEmitter : public EmitterBase {
     Value* n = begin_list(in, slot, iterator);
     Value* start = b_.CreateLoad(i64_, count);
     Value* total = b_.CreateAdd(start, n);
-    resize_list_if(b_.CreateICmpUGT(total, list_size(p, element_of(in).size)), in, p, total);
-    read_items(in, iterator, list_element(in, p, start), n);
-    b_.CreateStore(total, count);
-    leave(context);
-  }
-
-  // One appearance of an array field: its items from index *count on; the array fails past its
-  // size, and at the object's end (items_end) unless it has them all.
-  void array_items(const Instr& in, Value* slot, Value* p, Value* count) {
-    Value* context = fn_->getArg(0);
-    enter(context);
-    Value* iterator = new_slot("items");
-    Value* n = begin_list(in, slot, iterator);
-    Value* start = b_.CreateLoad(i64_, count);
-    Value* total = b_.CreateAdd(start, n);
-    fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
-    read_items(in, iterator,
-               b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(start, c64(element_of(in).size))), n);
+    Value* first = nullptr;
+    if (in.op == Op::Array) {
+      fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
+      first = b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(start, c64(element_of(in).size)));
+    } else {
+      resize_list_if(b_.CreateICmpUGT(total, list_size(p, element_of(in).size)), in, p, total);
+      first = list_element(in, p, start);
+    }
+    read_items(in, iterator, first, n);
     b_.CreateStore(total, count);
     leave(context);
   }
