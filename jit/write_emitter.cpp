@@ -90,7 +90,7 @@ class WriteEmitter : public WriterBase {
         if (i != routine.begin) literal += literals_.field_separator;
         literal += key_before(in);
       }
-      if (in.op == Op::Struct && !track_depth_ && !omits(in.a) && !reserve_) {
+      if (splices(in)) {
         expand(in.a, at(base, in.offset), literal, out);
       } else {
         out.push_back({std::move(literal), &in, base});
@@ -656,6 +656,39 @@ class WriteEmitter : public WriterBase {
     close_sized(mark);
     end();
   }
+
+  // Whether a nested struct is spliced into the routine that writes it. Splicing copies the
+  // struct's steps, and those it splices in turn, into each place that writes it: a struct
+  // written by six fields of a struct written by six fields would be written out 36 times.
+  // So a struct written from more than one place is spliced only while its copies past the
+  // first add at most kSpliceBudget steps; elsewhere its routine is called (and merged into
+  // the caller or not by the rule of jit/plan_to_ir.cpp).
+  bool splices(const Instr& in) {
+    if (in.op != Op::Struct || track_depth_ || omits(in.a) || reserve_) return false;
+    if (struct_uses_.empty()) {
+      struct_uses_.assign(plan_.routines.size(), 0);
+      for (const Instr& each : plan_.code) {
+        if (each.op == Op::Struct) ++struct_uses_[each.a];
+      }
+    }
+    return (struct_uses_[in.a] - 1) * spliced_steps(in.a) <= kSpliceBudget;
+  }
+  // The steps routine r writes, with what it splices; routines that count no depth form no
+  // cycle, so this ends.
+  std::size_t spliced_steps(std::uint32_t r) {
+    if (spliced_steps_.empty()) spliced_steps_.assign(plan_.routines.size(), 0);
+    std::size_t& steps = spliced_steps_[r];
+    if (steps) return steps;
+    const Routine& routine = plan_.routines[r];
+    std::size_t n = 1;
+    for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+      n += splices(plan_.code[i]) ? spliced_steps(plan_.code[i].a) : 1;
+    }
+    return steps = n;
+  }
+  static constexpr std::size_t kSpliceBudget = 128;
+  std::vector<std::uint32_t> struct_uses_;  // per routine: the Struct instructions naming it
+  std::vector<std::size_t> spliced_steps_;  // per routine: spliced_steps(), once known
 
   const FormatTraits::Literals& literals_;
   // Whether struct routine r leaves fields out at run time: the options say so, or a field

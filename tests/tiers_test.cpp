@@ -544,6 +544,54 @@ std::size_t malloc_live_bytes() {
 // grow. Under AddressSanitizer, whose allocator malloc's counts do not see and whose quarantine
 // keeps freed memory resident, the loop runs for LeakSanitizer, which fails the test at exit
 // if an Engine left anything behind.
+// A struct used by many fields of a struct used by many fields is compiled once per codec, not
+// once per path to it: merging every routine into each of its callers made code that grew as
+// the product of the fields. The outer codec's code stays within a small multiple of the
+// middle one's, in both tiers, and both read and write what the interpreter does.
+TEST(Tiers, AStructUsedInManyPlacesIsCompiledOnce) {
+  WithoutJitEnvironment env;
+  TiersAside tiers;
+  std::string schema = "Leaf { s: string, l: list<int64>, o: optional<float64>";
+  for (int i = 0; i < 12; ++i) schema += ", i" + std::to_string(i) + ": int32";
+  schema += " }\nMiddle { s: string";
+  for (int i = 0; i < 12; ++i) schema += ", l" + std::to_string(i) + ": Leaf";
+  schema += " }\nOuter { s: string";
+  for (int i = 0; i < 12; ++i) schema += ", m" + std::to_string(i) + ": Middle";
+  schema += " }\n";
+  Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(interp.load_schema(schema).ok());
+  for (const CompileTiers only : {CompileTiers::First, CompileTiers::Optimized}) {
+    Engine e(EngineOptions{.jit = JitPolicy::Sync, .tiers = only});
+    ASSERT_TRUE(e.load_schema(schema).ok());
+    for (const Format format : all_formats()) {
+      if (!format_compiles(format)) continue;
+      Result<DynCodec> outer = e.codec("Outer", format);
+      Result<DynCodec> middle = e.codec("Middle", format);
+      ASSERT_TRUE(outer.ok() && middle.ok());
+      const CodecStats o = outer->stats();
+      const CodecStats m = middle->stats();
+      ASSERT_EQ(o.tier, Tier::Compiled) << o.failure;
+      ASSERT_EQ(m.tier, Tier::Compiled) << m.failure;
+      EXPECT_LT(o.code_bytes, 3 * m.code_bytes)
+          << format_name(format) << ": Outer's code is " << o.code_bytes << " bytes, Middle's "
+          << m.code_bytes;
+      Result<DynCodec> reference = interp.codec("Outer", format);
+      ASSERT_TRUE(reference.ok());
+      Object value(outer->type());
+      Buffer compiled, interpreted;
+      ASSERT_TRUE(outer->serialize(value, compiled).ok());
+      Object reference_value(reference->type());
+      ASSERT_TRUE(reference->serialize(reference_value, interpreted).ok());
+      EXPECT_EQ(compiled.to_vector(), interpreted.to_vector()) << format_name(format);
+      Object back(outer->type());
+      ASSERT_TRUE(outer->deserialize(compiled.bytes(), back).ok()) << format_name(format);
+      Buffer again;
+      ASSERT_TRUE(outer->serialize(back, again).ok());
+      EXPECT_EQ(again.to_vector(), compiled.to_vector()) << format_name(format);
+    }
+  }
+}
+
 TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
   WithoutJitEnvironment env;
   auto one = [] {
@@ -563,10 +611,11 @@ TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
   const std::size_t later_bytes = malloc_live_bytes();
   // An Engine with its LLJIT and two compiled codecs takes megabytes; one of them kept per
   // loop would pass both bounds many times over. What does grow (caches that fill once) does
-  // not grow with the number of engines.
+  // not grow with the number of engines. The resident size also moves by several megabytes
+  // either way as malloc's arenas grow and shrink, which its bound leaves room for.
   EXPECT_LT(later_bytes, warm_bytes + 256 * 1024)
       << "malloc's live bytes grew from " << warm_bytes << " to " << later_bytes;
-  EXPECT_LT(later_kb, warm_kb + 8 * 1024)
+  EXPECT_LT(later_kb, warm_kb + 16 * 1024)
       << "RSS grew from " << warm_kb << " KB to " << later_kb << " KB";
 }
 
