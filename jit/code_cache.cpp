@@ -272,12 +272,17 @@ CacheLookup CodeCache::load(const std::string& identity) const {
 }
 
 Status CodeCache::store(const std::string& identity, const CachedObject& object) const {
-  Status s = write_cache_file(path_of(identity), CacheFile{identity, environment_, object});
-  evict();
+  const std::string path = path_of(identity);
+  Status s = write_cache_file(path, CacheFile{identity, environment_, object});
+  std::error_code missing;
+  const std::uintmax_t bytes = s.ok() ? fs::file_size(path, missing) : 0;
+  std::lock_guard lock(count_mutex_);
+  if (counted_ && !missing) *counted_ += bytes;
+  if (!counted_ || *counted_ > max_bytes_) counted_ = evict();
   return s;
 }
 
-void CodeCache::evict() const {
+std::uint64_t CodeCache::evict() const {
   struct Entry {
     fs::file_time_type used;
     std::uintmax_t bytes;
@@ -301,13 +306,14 @@ void CodeCache::evict() const {
     files.push_back({used, bytes, e.path()});
     total += bytes;
   }
-  if (total <= max_bytes_) return;
+  if (total <= max_bytes_) return total;
   std::sort(files.begin(), files.end(),
             [](const Entry& a, const Entry& b) { return a.used < b.used; });
   for (const Entry& f : files) {
     if (total <= max_bytes_) break;
     if (fs::remove(f.path, each)) total -= f.bytes;
   }
+  return total;
 }
 
 Result<CacheTotals> CodeCache::totals(const std::string& dir) {

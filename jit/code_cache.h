@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -90,11 +91,18 @@ class CodeCache {
 
  private:
   std::string path_of(const std::string& identity) const;
-  void evict() const;
+  /// Removes the least recently used files while the directory holds more than its bound;
+  /// returns what it holds then.
+  std::uint64_t evict() const;
 
   std::string dir_;
   std::string environment_;
   std::uint64_t max_bytes_;
+  /// What this process counts the directory to hold: what it found when it last looked, plus
+  /// what it stored since. Looking costs a stat of every file, so it looks again only when the
+  /// count passes the bound, not at every store. Other processes' files count from then on.
+  mutable std::mutex count_mutex_;
+  mutable std::optional<std::uint64_t> counted_;
 };
 
 }  // namespace jitser::jit
