@@ -11,6 +11,8 @@
 #include <map>
 #include <mutex>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include <jitser/engine.h>
 
@@ -431,9 +433,30 @@ Status Engine::compile_all(const CompileScope& scope) {
       }
     }
   }
+  // Codecs compile side by side, one per core: each compile splits only into its two
+  // directions, which differ in size, so one codec at a time leaves cores idle.
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr thrown;
+  std::mutex thrown_mutex;
+  auto work = [&] {
+    for (std::size_t i = next++; i < states.size(); i = next++) {
+      try {
+        impl_->compile(*states[i]);
+      } catch (...) {
+        std::lock_guard lock(thrown_mutex);
+        if (!thrown) thrown = std::current_exception();
+      }
+    }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>(states.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& t : workers) t.join();
+  if (thrown) std::rethrow_exception(thrown);
   Status first;
   for (detail::CodecState* state : states) {
-    impl_->compile(*state);
     if (first.ok() && state->jit == JitState::Failed) {
       first = Status(Errc::jit_failed, display_name(*state->type) + ": " + state->failure);
     }
