@@ -4,8 +4,11 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
+#include <llvm/ExecutionEngine/Orc/EPCEHFrameRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/MapperJITLinkMemoryManager.h>
+#include <llvm/ExecutionEngine/Orc/MemoryMapper.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Function.h>
@@ -18,23 +21,28 @@
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SmallVectorMemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "formats/format_table.h"
 #include "jit/code_cache.h"
 #include "jit/code_identity.h"
+#include "jit/host_binder.h"
 #include "jit/host_bits.h"
 #include "jit/perf_jitdump.h"
 #include "jit/plan_to_ir.h"
@@ -83,60 +91,110 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
   return builder;
 }
 
-// Checks the module's calls of a format's kernel (formats/format_table.h) against the kernel's
-// bitcode and, for optimized code (`link`), links the kernel into the module as private
-// functions the pipeline inlines: a compiled reader and the parser code under the kernel's
-// getters then optimize as one function, with the slots in registers rather than passed to
-// calls, and a writer formats numbers and plain strings in line. Their target attributes go,
-// so they compile for the host like the rest. First-tier code (no `link`) calls the kernel
-// compiled into the library instead, which must define every function it calls.
-Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry,
-                   bool link) {
-  // Loaded lazily: linking reads the bodies of the functions compiled code calls, not the
-  // whole kernel for every module.
+// A format's kernel bitcode (formats/format_table.h) as a module of `context`, loaded lazily:
+// linking reads the bodies of the functions compiled code calls, not the whole kernel for
+// every module. Refused when the kernel was built with another layout of the classes it
+// shares with the library.
+llvm::Expected<std::unique_ptr<llvm::Module>> read_kernel(const FormatKernel& kernel,
+                                                          llvm::LLVMContext& context) {
   auto parsed = llvm::getLazyBitcodeModule(
       llvm::MemoryBufferRef(llvm::StringRef(reinterpret_cast<const char*>(kernel.bitcode.data()),
                                             kernel.bitcode.size()),
                             "kernel"),
-      module.getContext());
-  if (!parsed) return llvm_failure("cannot read the kernel's bitcode", parsed.takeError());
-  if (kernel.layout_symbol) {
-    const llvm::GlobalVariable* layout = (*parsed)->getGlobalVariable(kernel.layout_symbol);
-    const auto* value =
-        layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
-    if (!value || value->getZExtValue() != kernel.layout) {
-      return Status(Errc::jit_failed,
-                    "the kernel's bitcode lays out the classes it shares with this build of "
-                    "jitser differently");
-    }
+      context);
+  if (!parsed || !kernel.layout_symbol) return parsed;
+  const llvm::GlobalVariable* layout = (*parsed)->getGlobalVariable(kernel.layout_symbol);
+  const auto* value =
+      layout ? llvm::dyn_cast<llvm::ConstantInt>(layout->getInitializer()) : nullptr;
+  if (!value || value->getZExtValue() != kernel.layout) {
+    return llvm::createStringError(
+        "the kernel's bitcode lays out the classes it shares with this build of jitser "
+        "differently");
   }
-  // Compiled code declares what it calls by name and type: the kernel's functions, and the
-  // helpers, which the kernel declares with their C++ types (formats/kernel_calls.h). A call of
-  // any other, or with another type, would call it wrongly. Host symbols are the exception:
-  // they are the user's container operations, which the emitter types from their ops tables.
+  return parsed;
+}
+
+std::string type_text(const llvm::Type& type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+// What compiled code may call of one format's kernel: each function its bitcode declares, by
+// name, with its type as text, and whether first-tier code may call it, which it may when the
+// kernel only declares it (a helper) or the library's table of the kernel's functions has it.
+struct KernelCall {
+  std::string type;
+  bool native = false;
+};
+using KernelCalls = std::unordered_map<std::string, KernelCall>;
+
+// The kernels' calls, read from their bitcode once per format, so that a first-tier compile
+// checks its calls without reading the bitcode.
+class KernelCatalog {
+ public:
+  Result<const KernelCalls*> calls(Format format) {
+    std::lock_guard lock(mutex_);
+    if (const auto known = formats_.find(format); known != formats_.end()) return &known->second;
+    const FormatKernel& kernel = format_entry(format).kernel();
+    llvm::LLVMContext context;
+    auto parsed = read_kernel(kernel, context);
+    if (!parsed) return llvm_failure("cannot read the kernel's bitcode", parsed.takeError());
+    KernelCalls calls;
+    for (const llvm::Function& f : **parsed) {
+      const bool native = f.isDeclaration() ||
+                          std::any_of(kernel.functions.begin(), kernel.functions.end(),
+                                      [&](const HelperSymbol& h) { return f.getName() == h.name; });
+      calls.emplace(f.getName().str(), KernelCall{type_text(*f.getFunctionType()), native});
+    }
+    return &formats_.emplace(format, std::move(calls)).first->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<Format, KernelCalls> formats_;
+};
+
+// Compiled code declares what it calls by name and type: the kernel's functions, and the
+// helpers, which the kernel declares with their C++ types (formats/kernel_calls.h). A call of
+// any other, or with another type, would call it wrongly. Host symbols are the exception: they
+// are the user's container operations, which the emitter types from their ops tables.
+// First-tier code calls the kernel compiled into the library, which must define every
+// function it calls.
+Status check_calls(const llvm::Module& module, const KernelCalls& calls, const std::string& entry,
+                   bool first) {
   const std::string host_prefix = entry + ".host.";
   for (const llvm::Function& declared : module) {
     if (!declared.isDeclaration() || declared.isIntrinsic() ||
         declared.getName().starts_with(host_prefix)) {
       continue;
     }
-    const llvm::Function* known = (*parsed)->getFunction(declared.getName());
-    if (!known) {
+    const auto known = calls.find(declared.getName().str());
+    if (known == calls.end()) {
       return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
                                           ", which the format's kernel does not declare");
     }
-    if (known->getFunctionType() != declared.getFunctionType()) {
+    if (known->second.type != type_text(*declared.getFunctionType())) {
       return Status(Errc::jit_failed, "the emitter calls " + declared.getName().str() +
                                           " with another signature than its kernel's");
     }
-    if (!link && !known->isDeclaration() &&
-        std::none_of(kernel.functions.begin(), kernel.functions.end(),
-                     [&](const HelperSymbol& f) { return declared.getName() == f.name; })) {
+    if (first && !known->second.native) {
       return Status(Errc::jit_failed, "first-tier code calls " + declared.getName().str() +
                                           ", which the kernel's table of functions lacks");
     }
   }
-  if (!link) return Status();
+  return Status();
+}
+
+// Links a format's kernel into an optimized module as private functions the pipeline inlines:
+// a compiled reader and the parser code under the kernel's getters then optimize as one
+// function, with the slots in registers rather than passed to calls, and a writer formats
+// numbers and plain strings in line. Their target attributes go, so they compile for the host
+// like the rest.
+Status link_kernel(llvm::Module& module, const FormatKernel& kernel, const std::string& entry) {
+  auto parsed = read_kernel(kernel, module.getContext());
+  if (!parsed) return llvm_failure("cannot read the kernel's bitcode", parsed.takeError());
   (*parsed)->setDataLayout(module.getDataLayout());
   (*parsed)->setTargetTriple(module.getTargetTriple());
   for (llvm::Function& f : **parsed) {
@@ -169,9 +227,10 @@ std::string tier_entry(const Plan& plan, CodeTier tier) {
   return entry_name(plan) + (tier == CodeTier::First ? ".first" : "");
 }
 
-// Runs a textual pass pipeline over the module, with AddressSanitizer's after it when the host
-// has it.
+// Runs a textual pass pipeline over the module, which may be empty, with AddressSanitizer's
+// after it when the host has it.
 Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const char* text) {
+  if (!*text && !kHostHasAsan) return Status();
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -183,8 +242,10 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
   passes.registerLoopAnalyses(lam);
   passes.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager pipeline;
-  if (llvm::Error e = passes.parsePassPipeline(pipeline, text)) {
-    return llvm_failure("bad pass pipeline", std::move(e));
+  if (*text) {
+    if (llvm::Error e = passes.parsePassPipeline(pipeline, text)) {
+      return llvm_failure("bad pass pipeline", std::move(e));
+    }
   }
   if (kHostHasAsan) {
     for (llvm::Function& f : module) {
@@ -198,37 +259,96 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
   return Status();
 }
 
+// Target machines lent to compiles. Making one, from the host's description to its
+// subtarget's tables, cost about as much as generating a small codec's code. A TargetMachine
+// serves one module at a time, and generating code at one optimization level leaves settings
+// behind (FastISel), so each level has machines of its own.
+class MachinePool {
+ public:
+  class Lease {
+   public:
+    Lease(MachinePool* pool, llvm::CodeGenOptLevel level,
+          std::unique_ptr<llvm::TargetMachine> machine)
+        : pool_(pool), level_(level), machine_(std::move(machine)) {}
+    Lease(Lease&& other) noexcept = default;
+    Lease& operator=(Lease&&) = delete;
+    Lease(const Lease&) = delete;
+    ~Lease() {
+      if (machine_) pool_->give_back(level_, std::move(machine_));
+    }
+    llvm::TargetMachine& operator*() const { return *machine_; }
+    llvm::TargetMachine* operator->() const { return machine_.get(); }
+
+   private:
+    MachinePool* pool_;
+    llvm::CodeGenOptLevel level_;
+    std::unique_ptr<llvm::TargetMachine> machine_;
+  };
+
+  Result<Lease> borrow(llvm::CodeGenOptLevel level) {
+    {
+      std::lock_guard lock(mutex_);
+      std::vector<std::unique_ptr<llvm::TargetMachine>>& free = free_[index(level)];
+      if (!free.empty()) {
+        Lease lease(this, level, std::move(free.back()));
+        free.pop_back();
+        return lease;
+      }
+    }
+    initialize_llvm();
+    auto host = host_machine();
+    if (!host) return llvm_failure("cannot describe the host", host.takeError());
+    host->setCodeGenOptLevel(level);
+    auto machine = host->createTargetMachine();
+    if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
+    return Lease(this, level, std::move(*machine));
+  }
+
+ private:
+  static std::size_t index(llvm::CodeGenOptLevel level) {
+    return level == llvm::CodeGenOptLevel::None ? 0 : 1;
+  }
+  void give_back(llvm::CodeGenOptLevel level, std::unique_ptr<llvm::TargetMachine> machine) {
+    std::lock_guard lock(mutex_);
+    free_[index(level)].push_back(std::move(machine));
+  }
+
+  std::mutex mutex_;
+  std::array<std::vector<std::unique_ptr<llvm::TargetMachine>>, 2> free_;
+};
+
 // The module of one Plan, verified, optionally run through the optimization pipeline.
 struct Built {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
-  std::unique_ptr<llvm::TargetMachine> machine;
   std::vector<HostAddress> hosts;  // what the module's external symbols stand for
 };
 
-Result<Built> build(const Plan& plan, const RunOptions& options, Build what, bool reject = false) {
-  initialize_llvm();
+// First-tier code is generated as fast as LLVM can: FastISel and the fast register allocator,
+// which CodeGenOptLevel::None selects.
+llvm::CodeGenOptLevel codegen_level(Build what) {
+  return what == Build::First ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Less;
+}
+
+Result<Built> build(const Plan& plan, const RunOptions& options, Build what,
+                    llvm::TargetMachine& machine, KernelCatalog& kernels, bool reject = false) {
   Built built;
-  auto host = host_machine();
-  if (!host) return llvm_failure("cannot describe the host", host.takeError());
-  auto machine = host->createTargetMachine();
-  if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
-  built.machine = std::move(*machine);
   const bool first = what == Build::First;
-  // First-tier code is generated as fast as LLVM can: FastISel and the fast register
-  // allocator, which CodeGenOptLevel::None selects.
-  if (first) built.machine->setOptLevel(llvm::CodeGenOptLevel::None);
   const std::string entry = tier_entry(plan, first ? CodeTier::First : CodeTier::Optimized);
   built.context = std::make_unique<llvm::LLVMContext>();
   built.module = std::make_unique<llvm::Module>(entry, *built.context);
-  built.module->setDataLayout(built.machine->createDataLayout());
-  built.module->setTargetTriple(built.machine->getTargetTriple().str());
+  built.module->setDataLayout(machine.createDataLayout());
+  built.module->setTargetTriple(machine.getTargetTriple().str());
   built.hosts = emit_plan(plan, options, *built.module, entry);
-  if (Status s = link_kernel(*built.module, format_entry(plan.format).kernel(), entry, !first);
-      !s) {
-    return s;
+  Result<const KernelCalls*> calls = kernels.calls(plan.format);
+  if (!calls) return calls.status();
+  if (Status s = check_calls(*built.module, **calls, entry, first); !s) return s;
+  if (!first) {
+    if (Status s = link_kernel(*built.module, format_entry(plan.format).kernel(), entry); !s) {
+      return s;
+    }
   }
-  if (!first) define_host_bits(*built.module, *built.machine);
+  if (!first) define_host_bits(*built.module, machine);
   if (reject) {  // a function whose only block has no terminator
     llvm::Function* bad = llvm::Function::Create(
         llvm::FunctionType::get(llvm::Type::getVoidTy(*built.context), false),
@@ -242,9 +362,10 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what, boo
     return Status(Errc::jit_failed, "emitted IR does not verify: " + problems);
   }
   if (first) {
-    // The routines merged, as in optimized code, but nothing else: the kernel's calls stay
-    // calls of the library's optimized code.
-    if (Status s = run_pipeline(*built.module, *built.machine, "always-inline"); !s) return s;
+    // Nothing but what the host's sanitizer adds: the routines stay functions and the kernel's
+    // calls stay calls of the library's optimized code. Merging the routines, as optimized
+    // code does, took half of a first-tier compile of nested types for little speed.
+    if (Status s = run_pipeline(*built.module, machine, ""); !s) return s;
   }
   if (what == Build::Optimized) {
     // Not the O2 pipeline: measured on MediaContent, O2 took ~90 ms of a ~125 ms compile,
@@ -258,7 +379,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what, boo
     // `instcombine` in a textual pipeline verifies that one iteration reached a fixpoint and calls
     // report_fatal_error, ending the process, when it did not (as on a struct of one enum
     // named V0 and V1); O2 runs it without the check too.
-    if (Status s = run_pipeline(*built.module, *built.machine,
+    if (Status s = run_pipeline(*built.module, machine,
                                 "always-inline,function(sroa,early-cse,instcombine<no-verify-"
                                 "fixpoint>,sroa,jump-threading,simplifycfg),globaldce");
         !s) {
@@ -274,11 +395,12 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what, boo
   return built;
 }
 
-Result<llvm::SmallVector<char, 0>> emit(Built& built, llvm::CodeGenFileType type) {
+Result<llvm::SmallVector<char, 0>> emit(Built& built, llvm::TargetMachine& machine,
+                                        llvm::CodeGenFileType type) {
   llvm::SmallVector<char, 0> bytes;
   llvm::raw_svector_ostream os(bytes);
   llvm::legacy::PassManager codegen;
-  if (built.machine->addPassesToEmitFile(codegen, os, nullptr, type)) {
+  if (machine.addPassesToEmitFile(codegen, os, nullptr, type)) {
     return Status(Errc::jit_failed, "the target cannot emit this file type");
   }
   codegen.run(*built.module);
@@ -314,45 +436,61 @@ std::optional<std::vector<HostAddress>> bind_hosts(const Plan& plan, const std::
   return hosts;
 }
 
-Result<Object> object_for(const Plan& plan, const RunOptions& options, CodeTier tier, bool reject,
-                          const CodeCache* cache) {
-  std::string identity;
-  std::string note;
-  if (cache && !reject) {
-    identity = code_identity(plan, options) +
-               (tier == CodeTier::First ? "tier first\n" : "tier optimized\n");
-    CacheLookup found = cache->load(identity);
-    if (found.object) {
-      if (std::optional<std::vector<HostAddress>> hosts =
-              bind_hosts(plan, tier_entry(plan, tier), found.object->host_names)) {
-        llvm::SmallVector<char, 0> bytes(found.object->bytes.begin(), found.object->bytes.end());
-        return Object{std::move(bytes), std::move(*hosts), "hit"};
-      }
-      found.why_not = "ignored a file: it names host symbols this codec does not have";
-    }
-    note = found.why_not;
+// What the code cache holds for one Plan's code of a tier: the object, or why there is none.
+struct Lookup {
+  std::optional<Object> object;
+  std::string identity;  // the cache's key for the code, empty without a cache
+  std::string why_not;
+};
+
+Lookup look_up(const Plan& plan, const RunOptions& options, CodeTier tier, bool reject,
+               const CodeCache* cache) {
+  Lookup out;
+  if (!cache || reject) return out;
+  out.identity = code_identity(plan, options) +
+                 (tier == CodeTier::First ? "tier first\n" : "tier optimized\n");
+  CacheLookup found = cache->load(out.identity);
+  if (!found.object) {
+    out.why_not = std::move(found.why_not);
+    return out;
   }
-  Result<Built> built =
-      build(plan, options, tier == CodeTier::First ? Build::First : Build::Optimized, reject);
+  if (std::optional<std::vector<HostAddress>> hosts =
+          bind_hosts(plan, tier_entry(plan, tier), found.object->host_names)) {
+    llvm::SmallVector<char, 0> bytes(found.object->bytes.begin(), found.object->bytes.end());
+    out.object = Object{std::move(bytes), std::move(*hosts), "hit"};
+  } else {
+    out.why_not = "ignored a file: it names host symbols this codec does not have";
+  }
+  return out;
+}
+
+// Compiles what the cache did not hold, and stores it there.
+Result<Object> compile_object(const Plan& plan, const RunOptions& options, CodeTier tier,
+                              bool reject, const CodeCache* cache, const Lookup& lookup,
+                              MachinePool& machines, KernelCatalog& kernels) {
+  const Build what = tier == CodeTier::First ? Build::First : Build::Optimized;
+  Result<MachinePool::Lease> machine = machines.borrow(codegen_level(what));
+  if (!machine) return machine.status();
+  Result<Built> built = build(plan, options, what, **machine, kernels, reject);
   if (!built) return built.status();
-  Result<llvm::SmallVector<char, 0>> bytes = emit(*built, llvm::CodeGenFileType::ObjectFile);
+  Result<llvm::SmallVector<char, 0>> bytes =
+      emit(*built, **machine, llvm::CodeGenFileType::ObjectFile);
   if (!bytes) return bytes.status();
-  Object object{std::move(*bytes), std::move(built->hosts), note};
-  if (cache && !reject) {
-    CachedObject kept;
-    kept.bytes.assign(object.bytes.begin(), object.bytes.end());
-    bool cacheable = true;
-    for (const HostAddress& h : object.hosts) {
-      cacheable = cacheable && h.name.find(kUncachedHost) == std::string::npos;
-      kept.host_names.push_back(h.name);
-    }
-    if (!cacheable) {
-      object.cache += ", not stored: it refers to an address the Plan does not name";
-    } else if (Status s = cache->store(identity, kept); !s) {
-      object.cache += ", not stored: " + s.message();
-    } else {
-      object.cache += ", stored";
-    }
+  Object object{std::move(*bytes), std::move(built->hosts), lookup.why_not};
+  if (lookup.identity.empty()) return object;
+  CachedObject kept;
+  kept.bytes.assign(object.bytes.begin(), object.bytes.end());
+  bool cacheable = true;
+  for (const HostAddress& h : object.hosts) {
+    cacheable = cacheable && h.name.find(kUncachedHost) == std::string::npos;
+    kept.host_names.push_back(h.name);
+  }
+  if (!cacheable) {
+    object.cache += ", not stored: it refers to an address the Plan does not name";
+  } else if (Status s = cache->store(lookup.identity, kept); !s) {
+    object.cache += ", not stored: " + s.message();
+  } else {
+    object.cache += ", stored";
   }
   return object;
 }
@@ -384,12 +522,36 @@ std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
   return total;
 }
 
+// LLJIT's own linking layer maps fresh pages for every object and unmaps them with it: one
+// mmap, mprotect and munmap per object, and a page fault per page touched, which was most of
+// the time of linking a cached codec. This one takes the objects' memory from reservations of
+// kReservedBytes, so linking a codec's objects costs a protection change, not a mapping.
+// Frames are registered for unwinding as LLJIT registers them.
+constexpr std::size_t kReservedBytes = std::size_t{1} << 20;
+
+llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> linking_layer(
+    llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+  auto memory =
+      llvm::orc::MapperJITLinkMemoryManager::CreateWithMapper<llvm::orc::InProcessMemoryMapper>(
+          kReservedBytes);
+  if (!memory) return memory.takeError();
+  auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(session, std::move(*memory));
+  auto frames = llvm::orc::EPCEHFrameRegistrar::Create(session);
+  if (!frames) return frames.takeError();
+  layer->addPlugin(
+      std::make_unique<llvm::orc::EHFrameRegistrationPlugin>(session, std::move(*frames)));
+  return layer;
+}
+
 }  // namespace
 
 struct Compiler::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<CodeCache> cache;
   std::string cache_refused;  // why there is no cache, when one was asked for
+  MachinePool machines;
+  KernelCatalog kernels;
+  std::shared_ptr<HostBinder> hosts = std::make_shared<HostBinder>();
 };
 
 Compiler::Compiler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -420,13 +582,13 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
   }
   llvm::orc::LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(std::move(*host));
+  builder.setObjectLinkingLayerCreator(linking_layer);
   auto jit = builder.create();
   if (!jit) return llvm_failure("cannot start LLJIT", jit.takeError());
-  if (options.perf) {
-    auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer());
-    if (!linker) return Status(Errc::jit_failed, "perf support needs JITLink, not RuntimeDyld");
-    linker->addPlugin(std::make_unique<PerfJitdumpPlugin>());
-  }
+  auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer());
+  if (!linker) return Status(Errc::jit_failed, "LLJIT links with RuntimeDyld, not JITLink");
+  linker->addPlugin(impl->hosts);
+  if (options.perf) linker->addPlugin(std::make_unique<PerfJitdumpPlugin>());
   if (options.debugger) {
     if (llvm::Error e = llvm::orc::enableDebuggerSupport(**jit)) {
       return llvm_failure("cannot register with the debugger", std::move(e));
@@ -448,20 +610,35 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
 
 Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
                                         const RunOptions& options, CodeTier tier, bool reject) {
-  // The two directions are independent modules: the deserializer compiles on a second thread
-  // while this one compiles the serializer. Code generation is most of a compile, so on two
-  // cores this about halves the time until a codec runs compiled code.
+  // Both directions' code comes from the cache when it has it. What it lacks compiles, each
+  // direction its own module: with both to compile, the deserializer compiles on a second
+  // thread while this one compiles the serializer. Code generation is most of a compile, so on
+  // two cores this about halves the time until a codec runs compiled code.
   const CodeCache* cache = impl_->cache.get();
+  Lookup write_lookup = look_up(serialize, options, tier, reject, cache);
+  Lookup read_lookup = look_up(deserialize, options, tier, false, cache);
+  auto object_of = [&](const Plan& plan, bool rejected, Lookup& lookup) -> Result<Object> {
+    if (lookup.object) return std::move(*lookup.object);
+    return compile_object(plan, options, tier, rejected, cache, lookup, impl_->machines,
+                          impl_->kernels);
+  };
   std::optional<Result<Object>> read_object;
-  std::thread reader([&] {
-    try {
-      read_object = object_for(deserialize, options, tier, false, cache);
-    } catch (const std::exception& e) {
-      read_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
-    }
-  });
-  Result<Object> write_object = object_for(serialize, options, tier, reject, cache);
-  reader.join();
+  std::thread reader;
+  if (!read_lookup.object && !write_lookup.object) {
+    reader = std::thread([&] {
+      try {
+        read_object = object_of(deserialize, false, read_lookup);
+      } catch (const std::exception& e) {
+        read_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
+      }
+    });
+  }
+  Result<Object> write_object = object_of(serialize, reject, write_lookup);
+  if (reader.joinable()) {
+    reader.join();
+  } else {
+    read_object = object_of(deserialize, false, read_lookup);
+  }
 
   CompiledCodec out;
   if (!impl_->cache_refused.empty()) {
@@ -473,39 +650,47 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
                     ? "hit"
                     : "serialize: " + written + "; deserialize: " + read;
   }
-  for (const auto& [plan, object] :
-       {std::pair{&serialize, &write_object}, std::pair{&deserialize, &*read_object}}) {
+  // The objects' references to this process's type descriptors, ops tables and fields are
+  // symbols, bound as each object is linked; one lookup of both entries links the two.
+  const std::string write_entry = tier_entry(serialize, tier);
+  const std::string read_entry = tier_entry(deserialize, tier);
+  for (const auto& [name, object] :
+       {std::pair{&write_entry, &write_object}, std::pair{&read_entry, &*read_object}}) {
     if (!*object) return object->status();
     out.code_bytes += text_bytes((*object)->bytes);
-    const std::string name = tier_entry(*plan, tier);
-    // The object's references to this process's type descriptors, ops tables and fields are
-    // symbols, bound here.
-    llvm::orc::SymbolMap hosts;
-    for (const HostAddress& h : (*object)->hosts) {
-      hosts[impl_->jit->mangleAndIntern(h.name)] = llvm::orc::ExecutorSymbolDef(
-          llvm::orc::ExecutorAddr::fromPtr(h.address), llvm::JITSymbolFlags::Exported);
-    }
-    if (llvm::Error e =
-            impl_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(hosts)))) {
-      return llvm_failure("cannot bind the host symbols of " + name, std::move(e));
-    }
-    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        llvm::StringRef((*object)->bytes.data(), (*object)->bytes.size()), name);
-    if (llvm::Error e = impl_->jit->addObjectFile(std::move(buffer))) {
-      return llvm_failure("cannot add the object of " + name, std::move(e));
+  }
+  llvm::orc::JITDylib& dylib = impl_->jit->getMainJITDylib();
+  for (const auto& [name, object] :
+       {std::pair{&write_entry, &write_object}, std::pair{&read_entry, &*read_object}}) {
+    impl_->hosts->expect(*name, std::move((*object)->hosts));
+    if (llvm::Error e = impl_->jit->addObjectFile(std::make_unique<llvm::SmallVectorMemoryBuffer>(
+            std::move((*object)->bytes), *name, false))) {
+      impl_->hosts->forget(*name);
+      return llvm_failure("cannot add the object of " + *name, std::move(e));
     }
   }
-  auto ser = impl_->jit->lookup(tier_entry(serialize, tier));
-  if (!ser) return llvm_failure("cannot link " + tier_entry(serialize, tier), ser.takeError());
-  auto de = impl_->jit->lookup(tier_entry(deserialize, tier));
-  if (!de) return llvm_failure("cannot link " + tier_entry(deserialize, tier), de.takeError());
-  out.serialize = ser->toPtr<WriteFn>();
-  out.deserialize = de->toPtr<ReadFn>();
+  const llvm::orc::SymbolStringPtr write_symbol = impl_->jit->mangleAndIntern(write_entry);
+  const llvm::orc::SymbolStringPtr read_symbol = impl_->jit->mangleAndIntern(read_entry);
+  auto linked = impl_->jit->getExecutionSession().lookup(
+      llvm::orc::makeJITDylibSearchOrder(&dylib),
+      llvm::orc::SymbolLookupSet({write_symbol, read_symbol}));
+  if (!linked) {
+    impl_->hosts->forget(write_entry);
+    impl_->hosts->forget(read_entry);
+    return llvm_failure("cannot link " + write_entry, linked.takeError());
+  }
+  out.serialize = (*linked)[write_symbol].getAddress().toPtr<WriteFn>();
+  out.deserialize = (*linked)[read_symbol].getAddress().toPtr<ReadFn>();
   return out;
 }
 
 Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized) {
-  Result<Built> built = build(plan, options, optimized ? Build::Optimized : Build::Emitted);
+  const Build what = optimized ? Build::Optimized : Build::Emitted;
+  MachinePool machines;
+  Result<MachinePool::Lease> machine = machines.borrow(codegen_level(what));
+  if (!machine) return machine.status();
+  KernelCatalog kernels;
+  Result<Built> built = build(plan, options, what, **machine, kernels);
   if (!built) return built.status();
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -514,9 +699,14 @@ Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool op
 }
 
 Result<std::string> plan_asm(const Plan& plan, const RunOptions& options) {
-  Result<Built> built = build(plan, options, Build::Optimized);
+  MachinePool machines;
+  Result<MachinePool::Lease> machine = machines.borrow(codegen_level(Build::Optimized));
+  if (!machine) return machine.status();
+  KernelCatalog kernels;
+  Result<Built> built = build(plan, options, Build::Optimized, **machine, kernels);
   if (!built) return built.status();
-  Result<llvm::SmallVector<char, 0>> text = emit(*built, llvm::CodeGenFileType::AssemblyFile);
+  Result<llvm::SmallVector<char, 0>> text =
+      emit(*built, **machine, llvm::CodeGenFileType::AssemblyFile);
   if (!text) return text.status();
   return std::string(text->data(), text->size());
 }
