@@ -3,9 +3,11 @@
 // not is reported as an error instead of a time.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +18,7 @@
 
 #include <jitser/proto.h>
 
+#include "bench/generated_types.h"
 #include "bench/payloads.h"
 #include "bench/peers/json_peers.h"
 #include "bench/peers/protobuf_dynamic.h"
@@ -501,8 +504,8 @@ payloads::Graph json_graph() {
 }
 
 // A timing of a new Engine with `options` from registration until MediaContent's codecs in
-// `formats` run `code`, the Engine's LLJIT started on the way. Destroying the Engine is left
-// out of the time.
+// `formats`, compiled side by side by compile_all, run `code`, the Engine's LLJIT started on
+// the way. Destroying the Engine is left out of the time.
 void register_compile_timing(const char* name, EngineOptions options, std::vector<Format> formats,
                              CompiledCode code) {
   benchmark::RegisterBenchmark(
@@ -511,10 +514,9 @@ void register_compile_timing(const char* name, EngineOptions options, std::vecto
         for (auto _ : state) {
           auto engine = std::make_unique<Engine>(options);
           const auto start = std::chrono::steady_clock::now();
-          bool made = payloads::register_all(*engine).ok();
-          for (const Format format : formats) {
-            made = made && engine->codec<payloads::MediaContent>(format).ok();
-          }
+          const bool made =
+              payloads::register_all(*engine).ok() &&
+              engine->compile_all({.types = {"MediaContent"}, .formats = formats}).ok();
           if (!made) {
             state.SkipWithError("no codec");
             break;
@@ -537,14 +539,97 @@ void register_compile_timing(const char* name, EngineOptions options, std::vecto
 }
 
 // binary/MediaContent/compile/jit: optimized code for every codec of MediaContent (one module,
-// holding Media's and Image's routines too). compile/MediaContent/first: first-tier code for
-// MediaContent's binary and JSON codecs (both directions).
+// holding Media's and Image's routines too). compile/MediaContent/first and .../optimized:
+// first-tier and optimized code for MediaContent's binary and JSON codecs (both directions).
 void register_compile() {
   register_compile_timing("binary/MediaContent/compile/jit", EngineOptions{.jit = JitPolicy::Sync},
                           {Format::Binary}, CompiledCode::Optimized);
   register_compile_timing("compile/MediaContent/first",
                           EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::First},
                           {Format::Binary, Format::Json}, CompiledCode::FirstTier);
+  register_compile_timing("compile/MediaContent/optimized",
+                          EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::Optimized},
+                          {Format::Binary, Format::Json}, CompiledCode::Optimized);
+}
+
+// The resident memory of this process, in bytes.
+double resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
+// compile/generated1000/cold and .../cached: the binary and JSON codecs of 1,000 generated
+// types (bench/generated_types.h), 2,000 codecs, brought to first-tier code by compile_all in a
+// fresh Engine: cold over an empty code cache, cached over the one the cold entry filled (or
+// that this entry fills first, when it runs alone). Counters: `codecs`; `KB_per_codec`, the
+// resident memory compiled code added to the Engine, whose codecs were made on the
+// interpreter first; and `MB_kept`, what the process holds after the Engine is gone, above
+// what it held before it was made.
+void register_compile_generated() {
+  constexpr int kTypes = 1000;
+  auto dir = std::make_shared<std::string>();
+  for (const bool cached : {false, true}) {
+    benchmark::RegisterBenchmark(
+        cached ? "compile/generated1000/cached" : "compile/generated1000/cold",
+        [cached, dir](benchmark::State& state) {
+          const std::string schema = bench::generated_schema(kTypes, 20);
+          const std::vector<std::string> names = bench::generated_struct_names(kTypes);
+          const std::vector<Format> formats = {Format::Binary, Format::Json};
+          auto fresh_dir = [&] {
+            if (!dir->empty()) std::filesystem::remove_all(*dir);
+            char made[] = "/tmp/jitser-bench-generated-XXXXXX";
+            *dir = ::mkdtemp(made) ? made : "";
+          };
+          // Codecs made on the interpreter first (lazy, and never called), then compiled.
+          const EngineOptions options{
+              .jit = JitPolicy::Lazy, .tiers = CompileTiers::First, .lazy_calls = UINT32_MAX};
+          auto run = [&](EngineOptions o, double& seconds, double& added) {
+            o.cache_dir = *dir;
+            Engine engine(o);
+            if (!engine.load_schema(schema)) return false;
+            for (const std::string& name : names) {
+              for (const Format format : formats) {
+                if (!engine.codec(name, format)) return false;
+              }
+            }
+            const double before = resident_bytes();
+            const auto start = std::chrono::steady_clock::now();
+            if (!engine.compile_all({.formats = formats})) return false;
+            seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            added = resident_bytes() - before;
+            for (const CodecStats& s : engine.stats()) {
+              if (s.code != CompiledCode::FirstTier || (cached && s.cache != "hit")) {
+                state.SkipWithError(
+                    (s.type + " not on first-tier code: " + s.failure + " " + s.cache).c_str());
+                return false;
+              }
+            }
+            return true;
+          };
+          double seconds = 0, added = 0;
+          if (cached && dir->empty()) {
+            fresh_dir();
+            if (!run(options, seconds, added)) return;
+          }
+          const double start_resident = resident_bytes();
+          for (auto _ : state) {
+            if (!cached) fresh_dir();
+            if (!run(options, seconds, added)) break;
+            state.SetIterationTime(seconds);
+          }
+          const double codecs = 2.0 * kTypes;
+          state.counters["codecs"] = codecs;
+          state.counters["KB_per_codec"] = added / codecs / 1024;
+          state.counters["MB_kept"] = (resident_bytes() - start_resident) / (1024 * 1024);
+          if (cached) std::filesystem::remove_all(*dir);
+        })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
 }
 
 // compile/all/cached: every payload codec in binary and JSON, both directions, in a fresh Engine
@@ -658,6 +743,7 @@ int main(int argc, char** argv) {
   register_protobuf_dynamic();
   register_compile();
   register_compile_cached();
+  register_compile_generated();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -9,6 +9,7 @@ targets of bench/README.md against one run.
 Exits 1 when a target is missed, 2 when an entry a target needs is missing.
 """
 import json
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -70,6 +71,30 @@ COMPILE_LIMIT_MS = 50.0
 FIRST_LIMIT_MS = 50.0
 # compile/all/cached: every payload codec, binary and JSON, linked from a warm code cache.
 CACHED_LIMIT_MS = 20.0
+# compile/MediaContent/optimized: MediaContent's binary and JSON codecs on optimized code, at
+# most half the time they took before the first tier and the code cache (about 0.37 s).
+OPTIMIZED_LIMIT_MS = 185.0
+# compile/generated1000/{cold,cached}: 2,000 codecs of generated types on first-tier code.
+GENERATED_COLD_LIMIT_MS = 30000.0
+GENERATED_CACHED_LIMIT_MS = 1000.0
+# The resident memory compiled code adds per codec of those (the KB_per_codec counter).
+KB_PER_CODEC_LIMIT = 100.0
+
+
+def entry_name(run):
+    name = run.get("run_name", run["name"]).removesuffix("/manual_time")
+    return re.sub(r"/iterations:\d+$", "", name)
+
+
+def counters(path, counter):
+    """The median of a user counter of each entry that reports it."""
+    with open(path) as f:
+        runs = json.load(f)["benchmarks"]
+    values = defaultdict(list)
+    for run in runs:
+        if counter in run and run.get("run_type") != "aggregate":
+            values[entry_name(run)].append(run[counter])
+    return {name: statistics.median(v) for name, v in values.items()}
 
 
 def medians(path):
@@ -81,7 +106,7 @@ def medians(path):
         if run.get("error_occurred"):
             print(f"error: {run['name']}: {run.get('error_message')}", file=sys.stderr)
             continue
-        name = run.get("run_name", run["name"]).removesuffix("/manual_time")
+        name = entry_name(run)
         if run.get("run_type") == "aggregate":
             if run.get("aggregate_name") == "median":
                 reported[name] = run["real_time"], run["time_unit"]
@@ -161,7 +186,13 @@ def main():
             ("compile/MediaContent/first", FIRST_LIMIT_MS,
              "MediaContent's binary and JSON codecs on first-tier code in"),
             ("compile/all/cached", CACHED_LIMIT_MS,
-             "every payload codec linked from a warm cache in")]:
+             "every payload codec linked from a warm cache in"),
+            ("compile/MediaContent/optimized", OPTIMIZED_LIMIT_MS,
+             "MediaContent's binary and JSON codecs on optimized code in"),
+            ("compile/generated1000/cold", GENERATED_COLD_LIMIT_MS,
+             "2,000 codecs of generated types on first-tier code, cold, in"),
+            ("compile/generated1000/cached", GENERATED_CACHED_LIMIT_MS,
+             "2,000 codecs of generated types on first-tier code, from the cache, in")]:
         if entry not in m:
             continue
         t, unit = m[entry]
@@ -169,6 +200,11 @@ def main():
         ok = ms <= limit
         status = status if ok else max(status, 1)
         print(f"{'ok  ' if ok else 'MISS'}  {what} {ms:.1f} ms (target {limit:.0f} ms)")
+    for entry, kb in counters(sys.argv[1], "KB_per_codec").items():
+        ok = kb <= KB_PER_CODEC_LIMIT
+        status = status if ok else max(status, 1)
+        print(f"{'ok  ' if ok else 'MISS'}  {entry}: compiled code adds {kb:.1f} KB of resident "
+              f"memory per codec (limit {KB_PER_CODEC_LIMIT:.0f} KB)")
     return status
 
 
