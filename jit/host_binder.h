@@ -3,25 +3,23 @@
 // object is linked.
 //
 // Defining them as symbols of the JITDylib instead costs ORC a symbol's bookkeeping (its
-// definition, its lookup, its dependencies) for every host reference of every object: a
-// codec of a large schema refers to hundreds, and that was the larger part of linking code
-// from the cache. Here each object's graph gets its host symbols as absolute addresses before
-// JITLink looks up what the object refers to, so ORC sees only the kernel's functions and the
-// runtime's helpers.
+// definition, its lookup, its dependencies, its table entry for the Engine's life) for every
+// host reference of every object, and a codec of a large schema refers to hundreds. Here each
+// object's graph gets its host symbols as absolute addresses before JITLink looks up what the
+// object refers to, so ORC sees only the kernel's functions and the runtime's helpers.
 #pragma once
-
-#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "jit/link_plugin.h"
 #include "jit/plan_to_ir.h"
 
 namespace jitser::jit {
 
-class HostBinder : public llvm::orc::ObjectLinkingLayer::Plugin {
+class HostBinder : public LinkPlugin {
  public:
   /// The host addresses of the object named `object` (its buffer's name), which is linked
   /// next. Forgotten when it is linked, or by forget().
@@ -32,14 +30,6 @@ class HostBinder : public llvm::orc::ObjectLinkingLayer::Plugin {
   void modifyPassConfig(llvm::orc::MaterializationResponsibility& responsibility,
                         llvm::jitlink::LinkGraph& graph,
                         llvm::jitlink::PassConfiguration& config) override;
-  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility&) override {
-    return llvm::Error::success();
-  }
-  llvm::Error notifyRemovingResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey) override {
-    return llvm::Error::success();
-  }
-  void notifyTransferringResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey,
-                                   llvm::orc::ResourceKey) override {}
 
  private:
   llvm::Error bind(llvm::jitlink::LinkGraph& graph);

@@ -5,23 +5,15 @@
 // are CLOCK_MONOTONIC, which the header's flags (0) declare.
 #pragma once
 
-#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include "jit/link_plugin.h"
 
 namespace jitser::jit {
 
-class PerfJitdumpPlugin : public llvm::orc::ObjectLinkingLayer::Plugin {
+class PerfJitdumpPlugin : public LinkPlugin {
  public:
   void modifyPassConfig(llvm::orc::MaterializationResponsibility& responsibility,
                         llvm::jitlink::LinkGraph& graph,
                         llvm::jitlink::PassConfiguration& config) override;
-  llvm::Error notifyFailed(llvm::orc::MaterializationResponsibility&) override {
-    return llvm::Error::success();
-  }
-  llvm::Error notifyRemovingResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey) override {
-    return llvm::Error::success();
-  }
-  void notifyTransferringResources(llvm::orc::JITDylib&, llvm::orc::ResourceKey,
-                                   llvm::orc::ResourceKey) override {}
 };
 
 }  // namespace jitser::jit
