@@ -1,11 +1,13 @@
 #include "jit/code_identity.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "formats/format_table.h"
 
@@ -17,7 +19,10 @@ namespace {
 void shape(const TypeDesc& declared, std::string& out) {
   const TypeDesc& t = declared.resolved();
   out += kind_name(t.kind);
-  out += "(" + std::to_string(t.size) + "," + std::to_string(t.align);
+  out += '(';
+  out += std::to_string(t.size);
+  out += ',';
+  out += std::to_string(t.align);
   // Which operations its tables have: code takes other paths where one is missing
   // (std::vector<bool> has no data()).
   auto has = [&](const void* p) { out += p ? '1' : '0'; };
@@ -99,15 +104,22 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
          std::to_string(static_cast<int>(plan.traits.containers)) + " identity " +
          std::to_string(plan.traits.shared_identity) + "\n";
   for (const Routine& r : plan.routines) {
-    out += "routine " + std::to_string(r.begin) + "-" + std::to_string(r.end) + " object " +
-           std::to_string(r.object) + " ";
+    out += "routine ";
+    out += std::to_string(r.begin);
+    out += '-';
+    out += std::to_string(r.end);
+    out += " object ";
+    out += std::to_string(r.object);
+    out += ' ';
     shape(*r.type, out);
-    out += "\n";
+    out += '\n';
   }
   for (const Instr& in : plan.code) {
-    out += "instr b" + std::to_string(in.b) + " ";
+    out += "instr b";
+    out += std::to_string(in.b);
+    out += ' ';
     if (in.type) shape(*in.type, out);
-    out += "\n";
+    out += '\n';
   }
   for (const PlanField& f : plan.fields) {
     out += "field " + f.name + " key=" + f.key + " match=" + f.match +
@@ -121,12 +133,27 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
   }
   // Compiled code names each address by the first candidate that has it: which candidates
   // share an address is part of the code (another program may give two of them one table).
+  // Sorted by address, then place, each candidate follows the first that shares its address.
   const std::vector<const void*> hosts = host_candidates(plan);
-  std::unordered_map<const void*, std::size_t> first;
+  std::vector<std::pair<const void*, std::size_t>> by_address;
+  by_address.reserve(hosts.size());
+  for (std::size_t j = 0; j < hosts.size(); ++j) by_address.emplace_back(hosts[j], j);
+  std::sort(by_address.begin(), by_address.end());
+  std::vector<std::pair<std::size_t, std::size_t>> aliases;
+  for (std::size_t k = 1, first = 0; k < by_address.size(); ++k) {
+    if (by_address[k].first != by_address[first].first) {
+      first = k;
+    } else {
+      aliases.emplace_back(by_address[k].second, by_address[first].second);
+    }
+  }
+  std::sort(aliases.begin(), aliases.end());
   out += "aliases";
-  for (std::size_t j = 0; j < hosts.size(); ++j) {
-    const auto [it, fresh] = first.try_emplace(hosts[j], j);
-    if (!fresh) out += " " + std::to_string(j) + "=" + std::to_string(it->second);
+  for (const auto& [j, first] : aliases) {
+    out += ' ';
+    out += std::to_string(j);
+    out += '=';
+    out += std::to_string(first);
   }
   out += "\n";
   out += "options depth=" + std::to_string(options.max_depth) +
