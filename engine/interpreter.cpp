@@ -19,6 +19,7 @@
 #include "formats/ops.h"
 #include "typeinfo/integers.h"
 #include "typeinfo/map_refill.h"
+#include "typeinfo/strings.h"
 
 namespace jitser {
 namespace {
@@ -38,7 +39,7 @@ std::string bracketed(std::string_view open, std::string_view text, std::string_
 // A map key in a field path: ["text"] or [12].
 std::string key_text(const TypeDesc& key, const void* p) {
   if (key.kind == Kind::String) {
-    return bracketed("[\"", *static_cast<const std::string*>(p), "\"]");
+    return bracketed("[\"", string_at(key, p), "\"]");
   }
   if (is_unsigned(key.kind == Kind::Enum ? key.underlying : key.kind)) {
     return bracketed("[", std::to_string(static_cast<std::uint64_t>(load_integer(key, p))), "]");

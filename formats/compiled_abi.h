@@ -157,7 +157,7 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///                                  integers; open ones are written by put_int and put_uint)
 ///   put_int(out, i64 v, u32 width, u32 enc)   put_uint(out, u64 v, u32 width, u32 enc)
 ///   put_float(out, float v, u32 enc)   put_double(out, double v, u32 enc)
-///   put_string(out, const char* data, size_t n)    data: a std::string's storage (16 readable)
+///   put_string(out, const char* data, size_t n)    data: a String's storage (16 readable)
 ///   put_bytes(out, const u8* data, size_t n)
 ///   put_decimal(out, const Decimal* d)
 ///   put_time(out, i64 ticks, u32 unit, u32 is_duration, u32 enc)
@@ -186,7 +186,8 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
 ///                                  (a value that does not fit `width` bytes fails)
 ///   get_float(Slot*, float* out, u32 enc)   get_double(Slot*, double* out, u32 enc)
-///   get_string(Slot*, std::string* out)   get_bytes(Slot*, void* list, const TypeDesc*)
+///   get_string(Slot*, void* out, u32 allocator)   (out: a String of that Allocator)
+///   get_bytes(Slot*, void* list, const TypeDesc*)
 ///   get_text(Slot*, const char** data, size_t* n)   (formats reading enums by name: the text,
 ///                                  with 8 bytes readable past it)
 ///   get_decimal(Slot*, Decimal*)

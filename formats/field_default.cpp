@@ -7,6 +7,7 @@
 #include <jitser/value.h>
 
 #include "typeinfo/integers.h"
+#include "typeinfo/strings.h"
 
 namespace jitser {
 namespace {
@@ -46,7 +47,7 @@ bool apply_missing(const FieldDesc& field, void* slot) {
   const bool has_default = with_default(field, [&](const auto& v) {
     using V = std::decay_t<decltype(v)>;
     if constexpr (std::is_same_v<V, std::string>) {
-      *static_cast<std::string*>(slot) = v;
+      assign_string(t, slot, v);
     } else if constexpr (std::is_same_v<V, std::pair<unsigned char*, std::size_t>>) {
       std::memcpy(slot, v.first, v.second);
     } else {
@@ -90,7 +91,7 @@ bool equals_default(const FieldDesc& field, const void* slot) {
   return with_default(field, [&](const auto& v) {
     using V = std::decay_t<decltype(v)>;
     if constexpr (std::is_same_v<V, std::string>) {
-      return *static_cast<const std::string*>(slot) == v;
+      return string_at(field.type->resolved(), slot) == v;
     } else if constexpr (std::is_same_v<V, std::pair<unsigned char*, std::size_t>>) {
       return std::memcmp(slot, v.first, v.second) == 0;
     } else {
@@ -142,7 +143,7 @@ bool holds_zero(const FieldDesc& field, const void* slot) {
   }
   switch (t.kind) {
     case Kind::Decimal: return static_cast<const Decimal*>(slot)->unscaled == 0;
-    case Kind::String: return static_cast<const std::string*>(slot)->empty();
+    case Kind::String: return string_at(t, slot).empty();
     case Kind::Bytes:
     case Kind::List: return t.list_ops->size(&t, slot) == 0;
     case Kind::Map: return t.map_ops->size(&t, slot) == 0;

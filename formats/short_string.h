@@ -1,21 +1,27 @@
-// Storing a short string into a std::string without a call, for the kernels' readers: every
-// std::string's data pointer has room for 15 chars and a terminator (its local buffer, or a
-// heap block of more), and its size is the word at offset 8, as jit::std_layouts_match checks
-// before any compiled code runs.
+// Storing a short string into a string without a call, for the kernels' readers: the standard
+// layout of every string (typeinfo/strings.h) starts with a data pointer with room for 15 chars
+// and a terminator (its local buffer, or a heap block of more), then the size, as
+// jit::std_layouts_match checks before any compiled code runs.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
-#include <string>
+
+#include "typeinfo/strings.h"
 
 namespace jitser {
 
-/// Makes `s` the first n <= 15 of the 16 bytes at `sixteen`.
-inline void assign_short_string(std::string* s, const void* sixteen, std::size_t n) {
-  char* data = s->data();
+/// Makes the String at `s`, of the given allocator, the first n <= 15 of the 16 bytes at
+/// `sixteen`.
+inline void assign_short_string(void* s, std::uint32_t allocator, const void* sixteen,
+                                std::size_t n) {
+  char* layout = static_cast<char*>(s) + std_layout_offset(static_cast<Allocator>(allocator));
+  char* data;
+  std::memcpy(&data, layout, sizeof data);
   std::memcpy(data, sixteen, 16);
   data[n] = '\0';
-  std::memcpy(reinterpret_cast<char*>(s) + 8, &n, sizeof n);
+  std::memcpy(layout + sizeof data, &n, sizeof n);
 }
 
 /// Whether the first n <= 15 of the 16 bytes at `sixteen` are ASCII (and so UTF-8).

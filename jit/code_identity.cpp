@@ -36,6 +36,7 @@ void shape(const TypeDesc& declared, std::string& out) {
   has(t.nullable_ops);
   has(t.shared_ops);
   has(t.map_ops);
+  if (t.allocator != Allocator::Standard) out += ",pmr";
   out += ")";
   switch (t.kind) {
     case Kind::Enum:

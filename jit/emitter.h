@@ -23,6 +23,7 @@
 #include "formats/plan.h"
 #include "jit/code_identity.h"
 #include "jit/plan_to_ir.h"
+#include "typeinfo/strings.h"
 
 namespace jitser::jit::ir {
 
@@ -165,23 +166,16 @@ class EmitterBase {
   Value* at(Value* base, std::uint64_t offset) {
     return offset ? b_.CreateConstInBoundsGEP1_64(i8_, base, offset) : base;
   }
+  // Where the standard layout of the string or vector `in` at `slot` begins: after its
+  // allocator's state (typeinfo/strings.h).
+  Value* std_layout(const Instr& in, Value* slot) {
+    return at(slot, std_layout_offset(in.type->allocator));
+  }
   Value* load(Type* type, Value* base, std::uint64_t offset) {
     return b_.CreateAlignedLoad(type, at(base, offset), llvm::MaybeAlign(1));
   }
   void store(Value* v, Value* base, std::uint64_t offset) {
     b_.CreateAlignedStore(v, at(base, offset), llvm::MaybeAlign(1));
-  }
-
-  // Assigns n <= 15 bytes, given as two little-endian words lo and hi (bytes past n are
-  // ignored), to the std::string at s without a call: every std::string has room for 15 chars
-  // and a terminator, so the data pointer (offset 0) points at 16 writable bytes; the length
-  // is at offset 8 (layouts std_layouts_match checks).
-  void store_short_string(IRBuilder<>& b, Value* s, Value* lo, Value* hi, Value* n) {
-    Value* data = b.CreateLoad(ptr_, s);
-    b.CreateAlignedStore(lo, data, llvm::MaybeAlign(1));
-    b.CreateAlignedStore(hi, b.CreateConstInBoundsGEP1_64(i8_, data, 8), llvm::MaybeAlign(1));
-    b.CreateStore(llvm::ConstantInt::get(i8_, 0), b.CreateInBoundsGEP(i8_, data, n));
-    b.CreateAlignedStore(n, b.CreateConstInBoundsGEP1_64(i8_, s, 8), llvm::MaybeAlign(1));
   }
 
   BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, fn_); }

@@ -179,7 +179,10 @@ class ReadEmitter : public EmitterBase {
           store(get("get_double", slot, Type::getDoubleTy(ctx_), {i32_}, {c32(in.enc)}), p, 0);
         }
         return;
-      case Op::String: check("get_string", {ptr_, ptr_}, {slot, p}, 0); return;
+      case Op::String:
+        check("get_string", {ptr_, ptr_, i32_},
+              {slot, p, c32(static_cast<std::uint32_t>(in.type->allocator))}, 0);
+        return;
       case Op::Bytes:
         check("get_bytes", {ptr_, ptr_, ptr_}, {slot, p, const_ptr(in.type)}, 0);
         return;
@@ -355,15 +358,12 @@ class ReadEmitter : public EmitterBase {
     Value* n = begin_list(in, slot, iterator);
     if (counted_) {
       call_host(resize, resize_type, {type, p, n});
-      each_of(load(ptr_, p, 0), stride, n,
+      each_of(load(ptr_, std_layout(in, p), 0), stride, n,
               [&](Value* element) { call_routine(in.a, slot, element); });
       leave(context);
       return;
     }
-    auto size = [&] {
-      return b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, p, 8), load(ptr_, p, 0)),
-                                c64(stride));
-    };
+    auto size = [&] { return list_size(in, p); };
     Value* count = local(i64_, "read");
     Value* have = local(i64_, "have");
     b_.CreateStore(c64(0), count);
@@ -381,7 +381,7 @@ class ReadEmitter : public EmitterBase {
       b_.CreateStore(size(), have);
       b_.CreateBr(ready);
       b_.SetInsertPoint(ready);
-      Value* target = b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0), b_.CreateMul(i, c64(stride)));
+      Value* target = list_element(in, p, i);
       call_routine(in.a, element, target);
       b_.CreateStore(b_.CreateAdd(i, c64(1)), count);
     });
@@ -776,7 +776,7 @@ class ReadEmitter : public EmitterBase {
     }
     Value* iterator = new_slot("items");
     Value* n = begin_list(in, slot, iterator);
-    Value* size = list_size(p, element_of(in).size);
+    Value* size = list_size(in, p);
     Value* start = b_.CreateSelect(again, size, c64(0));
     Value* total = b_.CreateAdd(start, n);
     resize_list_if(b_.CreateICmpNE(total, size), in, p, total);
@@ -808,7 +808,7 @@ class ReadEmitter : public EmitterBase {
       fail_if(b_.CreateICmpUGT(total, c64(in.count)));  // more elements than the array holds
       first = b_.CreateInBoundsGEP(i8_, p, b_.CreateMul(start, c64(element_of(in).size)));
     } else {
-      resize_list_if(b_.CreateICmpUGT(total, list_size(p, element_of(in).size)), in, p, total);
+      resize_list_if(b_.CreateICmpUGT(total, list_size(in, p)), in, p, total);
       first = list_element(in, p, start);
     }
     read_items(in, iterator, first, n);
@@ -886,7 +886,7 @@ class ReadEmitter : public EmitterBase {
       fail_if(b_.CreateICmpNE(n, c64(in.count)));
       return;
     }
-    resize_list_if(b_.CreateICmpNE(list_size(p, element_of(in).size), n), in, p, n);
+    resize_list_if(b_.CreateICmpNE(list_size(in, p), n), in, p, n);
   }
 
   // A field of a oneof just read empties the others of its group, as the last to come wins.
@@ -922,16 +922,17 @@ class ReadEmitter : public EmitterBase {
     b_.SetInsertPoint(ready);
   }
 
-  // The address of element `index` of the std::vector `in` at p.
+  // The address of element `index` of the vector `in` at p.
   Value* list_element(const Instr& in, Value* p, Value* index) {
-    return b_.CreateInBoundsGEP(i8_, load(ptr_, p, 0),
+    return b_.CreateInBoundsGEP(i8_, load(ptr_, std_layout(in, p), 0),
                                 b_.CreateMul(index, c64(element_of(in).size)));
   }
 
-  // A std::vector's size: its begin and end.
-  Value* list_size(Value* p, std::uint64_t stride) {
-    return b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, p, 8), load(ptr_, p, 0)),
-                              c64(stride));
+  // A vector's size: its begin and end.
+  Value* list_size(const Instr& in, Value* p) {
+    Value* words = std_layout(in, p);
+    return b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, words, 8), load(ptr_, words, 0)),
+                              c64(element_of(in).size));
   }
 
   const std::span<const char* const> inlined_;

@@ -2,10 +2,12 @@
 
 #include <cstring>
 #include <limits>
+#include <memory_resource>
 #include <optional>
 #include <string>
 
 #include "formats/format_table.h"
+#include "typeinfo/strings.h"
 
 namespace jitser::jit {
 
@@ -23,6 +25,22 @@ std::size_t size_at(const T& object, std::size_t offset) {
   std::memcpy(&n, reinterpret_cast<const char*>(&object) + offset, sizeof n);
   return n;
 }
+// A pmr string or vector is its standard one after the resource pointer (typeinfo/strings.h).
+bool pmr_layouts_match() {
+  std::pmr::monotonic_buffer_resource arena;
+  const std::pmr::string local("abc", &arena);
+  const std::pmr::string heap(40, 'x', &arena);
+  const std::pmr::vector<int> v({1, 2, 3}, &arena);
+  const std::size_t at = std_layout_offset(Allocator::Polymorphic);
+  return sizeof(std::pmr::string) == at + sizeof(std::string) &&
+         sizeof(std::pmr::vector<int>) == at + sizeof(std::vector<int>) &&
+         word_at(local, 0) == &arena && word_at(local, at) == local.data() &&
+         size_at(local, at + 8) == 3 &&
+         local.data() == reinterpret_cast<const char*>(&local) + at + 16 &&
+         word_at(heap, at) == heap.data() && size_at(heap, at + 16) == heap.capacity() &&
+         word_at(v, at) == v.data() && word_at(v, at + 8) == v.data() + 3;
+}
+
 template <class T>
 bool engaged_at_end(std::optional<T>& o, T value) {
   const auto flag = [&] { return reinterpret_cast<const unsigned char*>(&o)[sizeof(T)]; };
@@ -59,7 +77,8 @@ bool std_layouts_match() {
          word_at(heap, 0) == heap.data() && size_at(heap, 16) == heap.capacity() &&
          word_at(v, 0) == v.data() && word_at(v, 8) == v.data() + 3 &&
          word_at(unique, 0) == unique.get() && word_at(shared, 0) == shared.get() &&
-         engaged_at_end(os, std::string("x")) && engaged_at_end(oi, 7) && engaged_at_end(od, 1.5);
+         engaged_at_end(os, std::string("x")) && engaged_at_end(oi, 7) && engaged_at_end(od, 1.5) &&
+         pmr_layouts_match();
 }
 
 std::vector<HelperSymbol> helper_symbols() {

@@ -272,7 +272,8 @@ class WriteEmitter : public WriterBase {
       case Op::Bytes: return b_.CreateICmpEQ(size_of(in, slot), c64(0));
       case Op::List:
         if (!in.type->list_ops->data) return nullptr;  // std::vector<bool>
-        return b_.CreateICmpEQ(load(ptr_, slot, 0), load(ptr_, slot, 8));
+        return b_.CreateICmpEQ(load(ptr_, std_layout(in, slot), 0),
+                               load(ptr_, std_layout(in, slot), 8));
       case Op::Nullable: {
         // An optional or pointer of one that may hold nothing itself is JSON's null deeper down.
         const Kind held = element_of(in).kind;
@@ -311,11 +312,12 @@ class WriteEmitter : public WriterBase {
     return b_.CreateICmpNE(load(i8_, slot, element_of(in).size), c8(0));
   }
 
-  // A string's or byte vector's size: std::string holds its data pointer and size; a
-  // std::vector its begin and end.
+  // A string's or byte vector's size: a string's standard layout holds its data pointer and
+  // size; a vector's its begin and end.
   Value* size_of(const Instr& in, Value* slot) {
-    if (in.op == Op::String) return load(i64_, slot, 8);
-    return b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), load(ptr_, slot, 0));
+    Value* words = std_layout(in, slot);
+    if (in.op == Op::String) return load(i64_, words, 8);
+    return b_.CreatePtrDiff(i8_, load(ptr_, words, 8), load(ptr_, words, 0));
   }
 
   // ---- puts -----------------------------------------------------------------------------
@@ -390,7 +392,7 @@ class WriteEmitter : public WriterBase {
       case Op::String:
       case Op::Bytes:
         put(in.op == Op::String ? "put_string" : "put_bytes", fallible, {ptr_, i64_},
-            {load(ptr_, slot, 0), size_of(in, slot)});
+            {load(ptr_, std_layout(in, slot), 0), size_of(in, slot)});
         return;
       case Op::Enum: enum_value(in, slot, fallible); return;
       case Op::Decimal: put("put_decimal", fallible, {ptr_}, {slot}); return;
@@ -485,9 +487,10 @@ class WriteEmitter : public WriterBase {
           });
           return;
         }
-        Value* data = load(ptr_, slot, 0);  // std::vector<T>: begin, end, end of storage
+        Value* words = std_layout(in, slot);  // begin, end, end of storage
+        Value* data = load(ptr_, words, 0);
         Value* n =
-            b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, slot, 8), data), c64(stride));
+            b_.CreateExactUDiv(b_.CreatePtrDiff(i8_, load(ptr_, words, 8), data), c64(stride));
         list(in, n, [&] { elements_of(in, data, stride, n); });
         return;
       }

@@ -16,6 +16,7 @@
 
 #include "typeinfo/integers.h"
 #include "typeinfo/map_refill.h"
+#include "typeinfo/strings.h"
 
 namespace jitser {
 namespace {
@@ -71,7 +72,7 @@ const void* held(const TypeDesc& t, const void* at) {
 
 std::string key_text(const TypeDesc& key, const void* at) {
   const TypeDesc& k = key.resolved();
-  if (k.kind == Kind::String) return *static_cast<const std::string*>(at);
+  if (k.kind == Kind::String) return std::string(string_at(k, at));
   const bool unsigned_key = is_unsigned(integer_kind_of(k));
   const std::int64_t v = load_integer(k, at);
   if (k.kind == Kind::Enum) {
@@ -164,7 +165,7 @@ class ToValue {
       case Kind::UInt64: return Value(load_unsigned(at, t.size));
       case Kind::Float32: return Value(double{*static_cast<const float*>(at)});
       case Kind::Float64: return Value(*static_cast<const double*>(at));
-      case Kind::String: return Value(*static_cast<const std::string*>(at));
+      case Kind::String: return Value(std::string(string_at(t, at)));
       case Kind::Bytes: {
         const std::size_t n = t.list_ops->size(&t, at);
         const auto* data =
@@ -384,7 +385,7 @@ Status from_value(const TypeDesc& declared, void* at, const Value& v, const std:
     case Kind::String:
       if (v.type() != Value::Type::String)
         return mismatch(path, t, std::string("a ") + value_kind(v));
-      *static_cast<std::string*>(at) = v.as_string();
+      assign_string(t, at, v.as_string());
       return Status();
     case Kind::Bytes: {
       if (v.type() != Value::Type::Bytes)
@@ -744,7 +745,7 @@ Result<bool> Ref::get_bool() const {
 Result<std::string_view> Ref::get_string() const {
   const TypeDesc& t = type_->resolved();
   if (bits_ || t.kind != Kind::String) return mismatch(path_, t, "a string");
-  return std::string_view(*static_cast<const std::string*>(at_));
+  return string_at(t, at_);
 }
 
 Result<Value> Ref::get() const {

@@ -10,6 +10,7 @@
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/map_refill.h"
+#include "typeinfo/strings.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -62,9 +63,10 @@ WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::
   return span;
 }
 
-bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n) {
+bool jitser_binary_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
+                                 std::size_t n) {
   if (!valid_utf8(p, n)) return false;
-  static_cast<std::string*>(s)->assign(reinterpret_cast<const char*>(p), n);
+  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
   return true;
 }
 

@@ -43,7 +43,7 @@ bool jitser_binary_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std:
 bool jitser_binary_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
 bool jitser_binary_get_float(Slot* s, float* out, std::uint32_t enc);
 bool jitser_binary_get_double(Slot* s, double* out, std::uint32_t enc);
-bool jitser_binary_get_string(Slot* s, std::string* out);
+bool jitser_binary_get_string(Slot* s, void* out, std::uint32_t allocator);
 bool jitser_binary_get_bytes(Slot* s, void* list, const TypeDesc* type);
 bool jitser_binary_get_enum(Slot* s, std::int64_t* out);
 bool jitser_binary_get_decimal(Slot* s, Decimal* d);
@@ -72,8 +72,9 @@ bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc
                             SlotReadFn read_key, SlotReadFn read_value, void* refill);
 
 // Helpers the kernel calls for what is not worth inlining.
-/// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
-bool jitser_binary_assign_string(void* s, const std::uint8_t* p, std::size_t n);
+/// Checks n bytes at p are UTF-8 and assigns them to the String at s (of `allocator`).
+bool jitser_binary_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
+                                 std::size_t n);
 /// Resizes the byte vector at `list` to n and copies n bytes at p into it.
 void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
                                 std::size_t n);

@@ -183,23 +183,23 @@ namespace {
 // The n bytes at p, checked as UTF-8, into *out. One of up to 15 ASCII bytes, with 16 input
 // bytes readable, is stored without a call; anything else is assigned by the host. Not inlined:
 // compiled code keeps one copy per codec.
-[[gnu::always_inline]] inline bool assign(std::string* out, const std::uint8_t* p,
+[[gnu::always_inline]] inline bool assign(void* out, std::uint32_t allocator, const std::uint8_t* p,
                                           const std::uint8_t* end, std::size_t n) {
   if (n <= 15 && end - p >= 16 && ascii_prefix(p, n)) {
-    assign_short_string(out, p, n);
+    assign_short_string(out, allocator, p, n);
     return true;
   }
-  return jitser_binary_assign_string(out, p, n);
+  return jitser_binary_assign_string(out, allocator, p, n);
 }
 
 }  // namespace
 
 extern "C" {
 
-bool jitser_binary_get_string(Slot* s, std::string* out) {
+bool jitser_binary_get_string(Slot* s, void* out, std::uint32_t allocator) {
   Input& in = input(s);
   std::uint64_t n = 0;
-  if (!binary::count(in, 1, n) || !assign(out, in.p, in.end, n)) return false;
+  if (!binary::count(in, 1, n) || !assign(out, allocator, in.p, in.end, n)) return false;
   in.p += n;
   return true;
 }

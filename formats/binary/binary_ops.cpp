@@ -9,6 +9,7 @@
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/integers.h"
+#include "typeinfo/strings.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -49,7 +50,7 @@ class BinaryWriter final : public FormatWriter {
           default: varuint(out, wire::zigzag(load_signed(p, in.width))); return true;
         }
       case Op::String: {
-        const auto& s = *static_cast<const std::string*>(p);
+        const std::string_view s = string_at(*in.type, p);
         varuint(out, s.size());
         out.append(s.data(), s.size());
         return true;
@@ -208,7 +209,7 @@ class BinaryReader final : public FormatReader {
         if (!valid_utf8(p_, n, &bad)) {
           return f.set(Errc::invalid_utf8, "string is not UTF-8", at(p_ + bad));
         }
-        static_cast<std::string*>(p)->assign(reinterpret_cast<const char*>(p_), n);
+        assign_string(in.type->allocator, p, reinterpret_cast<const char*>(p_), n);
         p_ += n;
         return true;
       }

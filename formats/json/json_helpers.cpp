@@ -17,6 +17,7 @@
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "typeinfo/map_refill.h"
+#include "typeinfo/strings.h"
 
 namespace jitser {
 namespace {
@@ -142,8 +143,8 @@ std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const*
   return -1;
 }
 
-void jitser_json_assign_string(void* s, const char* data, std::size_t n) {
-  static_cast<std::string*>(s)->assign(data, n);
+void jitser_json_assign_string(void* s, std::uint32_t allocator, const char* data, std::size_t n) {
+  assign_string(static_cast<Allocator>(allocator), s, data, n);
 }
 
 bool jitser_json_get_bytes(json::Slot* value, void* list, const TypeDesc* type) {

@@ -47,7 +47,7 @@ bool jitser_json_get_proto_int(Slot* value, std::int64_t* out, std::uint32_t wid
 bool jitser_json_get_proto_uint(Slot* value, std::uint64_t* out, std::uint32_t width);
 bool jitser_json_get_proto_double(Slot* value, double* out);
 bool jitser_json_get_text(Slot* value, const char** data, std::size_t* size);
-bool jitser_json_get_string(Slot* value, std::string* out);
+bool jitser_json_get_string(Slot* value, void* out, std::uint32_t allocator);
 // The contract's functions that are helpers (formats/compiled_abi.h), out of line.
 bool jitser_json_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end, Slot* root);
 bool jitser_json_finish(ReadContext* ctx, Slot* root);
@@ -79,7 +79,7 @@ bool jitser_json_read_map(ReadContext* ctx, Slot* value, void* map, const TypeDe
                           SlotReadFn read_key, SlotReadFn read_value, void* refill);
 
 /// A string of more than 15 bytes, for get_string (not in the kernel).
-void jitser_json_assign_string(void* s, const char* data, std::size_t n);
+void jitser_json_assign_string(void* s, std::uint32_t allocator, const char* data, std::size_t n);
 /// put_string itself, for a string with bytes to escape or check as UTF-8 (not in the kernel).
 char* jitser_json_escaped_string(char* out, const char* data, std::size_t n);
 }

@@ -205,14 +205,14 @@ bool jitser_json_get_text(json::Slot* value, const char** data, std::size_t* siz
 
 // A string of up to 15 bytes is stored in line, read as two words from where it lies (the
 // padded input or simdjson's padded string buffer); a longer one is assigned by the host.
-bool jitser_json_get_string(json::Slot* value, std::string* out) {
+bool jitser_json_get_string(json::Slot* value, void* out, std::uint32_t allocator) {
   const char* data;
   std::size_t n;
   if (!jitser_json_get_text(value, &data, &n)) return false;
   if (n <= 15) {
-    assign_short_string(out, data, n);
+    assign_short_string(out, allocator, data, n);
   } else {
-    jitser_json_assign_string(out, data, n);
+    jitser_json_assign_string(out, allocator, data, n);
   }
   return true;
 }

@@ -4,12 +4,13 @@
 #include <string>
 
 #include "formats/json/json_text.h"
+#include "typeinfo/strings.h"
 
 namespace jitser::json {
 
 Errc read_key(const Instr& in, std::string_view text, void* p) {
   switch (in.op) {
-    case Op::String: static_cast<std::string*>(p)->assign(text); return Errc::ok;
+    case Op::String: assign_string(*in.type, p, text); return Errc::ok;
     case Op::Int: {
       std::int64_t x = 0;
       if (!parse_int(text, &x) || !fits_int(x, in.width)) return Errc::type_mismatch;

@@ -13,6 +13,7 @@
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "typeinfo/integers.h"
+#include "typeinfo/strings.h"
 
 namespace jitser {
 namespace {
@@ -74,7 +75,7 @@ class JsonWriter final : public FormatWriter {
                    }) ||
                f.set(Errc::not_finite, "NaN and infinities have no JSON form");
       case Op::String: {
-        const auto& s = *static_cast<const std::string*>(p);
+        const std::string_view s = string_at(*in.type, p);
         return put(out, json::string_bound(s.size()),
                    [&](char* o) { return json::put_string(o, s.data(), s.size()); }) ||
                f.set(Errc::invalid_utf8, "string is not UTF-8");
@@ -233,7 +234,7 @@ class JsonReader final : public FormatReader {
       case Op::String: {
         std::string_view s;
         if (Errc e = json::get_string(v, &s); e != Errc::ok) return failed(f, e, v, "a string");
-        static_cast<std::string*>(p)->assign(s);
+        assign_string(*in.type, p, s);
         return true;
       }
       case Op::Bytes: {

@@ -10,6 +10,7 @@
 #include "formats/protobuf/sized.h"
 #include "formats/protobuf/value_protobuf.h"
 #include "formats/protobuf/wire.h"
+#include "typeinfo/strings.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -50,9 +51,10 @@ bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
   return skip_group(*p, end, number, max_depth, fail);
 }
 
-bool jitser_protobuf_assign_string(std::string* s, const std::uint8_t* p, std::size_t n) {
+bool jitser_protobuf_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
+                                   std::size_t n) {
   if (n && !valid_utf8(p, n)) return false;
-  s->assign(reinterpret_cast<const char*>(p), n);
+  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
   return true;
 }
 

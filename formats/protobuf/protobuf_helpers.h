@@ -45,7 +45,7 @@ bool jitser_protobuf_get_int(Slot* s, std::int64_t* out, std::uint32_t width, st
 bool jitser_protobuf_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t enc);
 bool jitser_protobuf_get_float(Slot* s, float* out, std::uint32_t enc);
 bool jitser_protobuf_get_double(Slot* s, double* out, std::uint32_t enc);
-bool jitser_protobuf_get_string(Slot* s, std::string* out);
+bool jitser_protobuf_get_string(Slot* s, void* out, std::uint32_t allocator);
 bool jitser_protobuf_get_bytes(Slot* s, void* list, const TypeDesc* type);
 bool jitser_protobuf_get_null(Slot* s, std::uint8_t* is_null);
 bool jitser_protobuf_get_shared(Slot* s, std::uint32_t* ref, std::uint32_t* id);
@@ -86,8 +86,9 @@ WriteSpan jitser_protobuf_widen_sized(WriteContext* ctx, std::uint8_t* cursor, s
 /// is malformed.
 bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
                                 std::uint32_t number, std::uint32_t max_depth);
-/// Checks n bytes at p are UTF-8 and assigns them to the std::string at s.
-bool jitser_protobuf_assign_string(std::string* s, const std::uint8_t* p, std::size_t n);
+/// Checks n bytes at p are UTF-8 and assigns them to the String at s (of `allocator`).
+bool jitser_protobuf_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
+                                   std::size_t n);
 /// Resizes the byte vector at `list` to n and copies n bytes at p into it.
 void jitser_protobuf_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
                                   std::size_t n);

@@ -192,15 +192,15 @@ bool jitser_protobuf_get_double(Slot* s, double* out, std::uint32_t) {
 }
 
 // A LEN value's bits say how many bytes the input holds past its end (next_field).
-bool jitser_protobuf_get_string(Slot* s, std::string* out) {
+bool jitser_protobuf_get_string(Slot* s, void* out, std::uint32_t allocator) {
   FieldValue& v = value_of(s);
   if (!as_type(v, wire::kLen)) return false;
   const auto n = static_cast<std::size_t>(v.end - v.p);
   if (n <= 15 && n + v.bits >= 16 && ascii_prefix(v.p, n)) {
-    assign_short_string(out, v.p, n);
+    assign_short_string(out, allocator, v.p, n);
     return true;
   }
-  return jitser_protobuf_assign_string(out, v.p, n);
+  return jitser_protobuf_assign_string(out, allocator, v.p, n);
 }
 
 bool jitser_protobuf_get_bytes(Slot* s, void* list, const TypeDesc* type) {

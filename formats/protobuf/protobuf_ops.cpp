@@ -16,6 +16,7 @@
 #include "formats/protobuf/wire.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/integers.h"
+#include "typeinfo/strings.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -60,7 +61,7 @@ class ProtobufWriter final : public FormatWriter {
       }
       case Op::Float: out.append(p, in.width); return true;
       case Op::String: {
-        const auto& s = *static_cast<const std::string*>(p);
+        const std::string_view s = string_at(*in.type, p);
         varint(out, s.size());
         out.append(s.data(), s.size());
         return true;
@@ -179,7 +180,7 @@ class ProtobufReader final : public FormatReader {
         if (n && !valid_utf8(v.p, n, &bad)) {
           return f.set(Errc::invalid_utf8, "string is not UTF-8", at(v.p + bad));
         }
-        static_cast<std::string*>(slot)->assign(reinterpret_cast<const char*>(v.p), n);
+        assign_string(in.type->allocator, slot, reinterpret_cast<const char*>(v.p), n);
         return true;
       }
       case Op::Bytes: {

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <new>
 #include <optional>
 #include <ratio>
@@ -412,6 +413,21 @@ constexpr Kind integer_kind() {
   }
 }
 
+// Containers whose storage compiled code reads in place: with the standard allocator (or one
+// with no state, which takes no room), or with std::pmr's, whose resource pointer comes first.
+template <class A>
+constexpr Allocator allocator_of() {
+  using E = typename std::allocator_traits<A>::value_type;
+  if constexpr (std::is_same_v<A, std::pmr::polymorphic_allocator<E>>) {
+    return Allocator::Polymorphic;
+  } else {
+    static_assert(std::is_empty_v<A>,
+                  "jitser: a container's allocator must be std::allocator, another allocator with "
+                  "no state, or std::pmr::polymorphic_allocator");
+    return Allocator::Standard;
+  }
+}
+
 template <class M>
 TypeDesc describe_map() {
   TypeDesc d = leaf<M>(Kind::Map);
@@ -485,9 +501,17 @@ struct Describe {
   }
 };
 
-template <>
-struct Describe<std::string> {
-  static TypeDesc get() { return leaf<std::string>(Kind::String); }
+// std::string and std::pmr::string: readers assign through one or the other.
+template <class A>
+struct Describe<std::basic_string<char, std::char_traits<char>, A>> {
+  static TypeDesc get() {
+    static_assert(std::is_same_v<A, std::allocator<char>> ||
+                      std::is_same_v<A, std::pmr::polymorphic_allocator<char>>,
+                  "jitser: strings are std::string or std::pmr::string");
+    TypeDesc d = leaf<std::basic_string<char, std::char_traits<char>, A>>(Kind::String);
+    d.allocator = allocator_of<A>();
+    return d;
+  }
 };
 template <>
 struct Describe<Value> {
@@ -506,11 +530,13 @@ struct Describe<std::vector<E, A>> {
     if constexpr (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, std::byte>) {
       TypeDesc d = leaf<V>(Kind::Bytes);
       d.list_ops = list_ops_for<V>();
+      d.allocator = allocator_of<A>();
       return d;
     } else {
       TypeDesc d = leaf<V>(Kind::List);
       d.element = TypeBox(describe<E>());
       d.list_ops = list_ops_for<V>();
+      d.allocator = allocator_of<A>();
       return d;
     }
   }

@@ -32,19 +32,20 @@ enum class Kind : std::uint8_t {
   UInt64,
   Float32,
   Float64,
-  String,     // std::string, UTF-8
-  Bytes,      // std::vector<std::uint8_t> or std::vector<std::byte>
+  String,     // std::string or std::pmr::string, UTF-8
+  Bytes,      // std::vector (or std::pmr::vector) of std::uint8_t or std::byte
   Enum,       // registered by name; stored as its underlying integer
   Decimal,    // jitser::Decimal
   Timestamp,  // std::chrono::time_point<system_clock, duration<int64_t, unit>>
   Duration,   // std::chrono::duration<int64_t, unit>
   Struct,     // registered by name; fields at offsets
-  List,       // std::vector<T>
+  List,       // std::vector<T> or std::pmr::vector<T>
   Array,      // std::array<T, N> or T[N]
   Optional,   // std::optional<T>
   UniquePtr,  // std::unique_ptr<T>
   SharedPtr,  // std::shared_ptr<T>: identity kept where the format can
-  Map,        // std::map / std::unordered_map with string, integer or enum keys
+  Map,        // std::map / std::unordered_map (or their std::pmr forms) with string, integer
+              // or enum keys
   Dynamic,    // jitser::Value: any value, its type carried in the data
   Named,      // a reference to a registered Struct or Enum, resolved by the registry
 };
@@ -63,6 +64,14 @@ struct Decimal {
 };
 
 struct TypeDesc;
+
+/// Where a String, Bytes or List allocates its storage (TypeDesc::allocator). Readers fill a
+/// value through its own allocator, so a std::pmr container read into keeps drawing on the
+/// memory resource it was made with (docs/design.md, "Memory").
+enum class Allocator : std::uint8_t {
+  Standard,     // std::allocator, or another allocator with no state
+  Polymorphic,  // std::pmr::polymorphic_allocator: the memory resource the value was made with
+};
 
 // Operations on values whose layout belongs to the standard library, or to jitser for types
 // with no C++ definition. Each table is a set of plain function pointers; a null pointer means
@@ -227,6 +236,7 @@ struct TypeDesc {
   TypeBox key;
   std::size_t count = 0;  // Array
   TimeUnit unit = TimeUnit::Nanos;
+  Allocator allocator = Allocator::Standard;  // String, Bytes, List
 
   const ValueOps* value_ops = nullptr;
   const ListOps* list_ops = nullptr;
