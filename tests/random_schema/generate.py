@@ -5,8 +5,8 @@ test (tests/random_schema_test.cpp).
 Every kind the builder describes appears: each scalar width, enums with random names (not only
 identifiers) and values at the ends of their range, decimals, times in every unit, nested
 structs, value wrappers, vectors (of bool too), std::array and T[N], optionals, unique and shared
-pointers, maps and unordered maps of every key kind, jitser::Value, nested several levels deep,
-with renames, nullable fields and defaults. The same seed always writes the same file.
+pointers, maps and unordered maps of every key kind, the std::pmr forms of strings, vectors and
+maps, jitser::Value, nested several levels deep, with renames, nullable fields and defaults. The same seed always writes the same file.
 
   generate.py --seeds 1 2 3 --count 40 --out-dir DIR
 
@@ -28,7 +28,8 @@ DURATIONS = ["std::chrono::duration<std::int64_t>", "std::chrono::duration<std::
              "std::chrono::duration<std::int64_t, std::nano>"]
 # Types whose default constructor initializes them.
 CLASSES = ("std::vector", "std::map", "std::unordered_map", "std::optional", "std::unique_ptr",
-           "std::shared_ptr", "std::string", "jitser::Value", "jitser::Decimal", "S")
+           "std::shared_ptr", "std::string", "std::pmr::", "jitser::Value", "jitser::Decimal", "S")
+STRINGS = ("std::string", "std::pmr::string")
 # Names that are not identifiers: spaces, quotes, backslashes, controls, non-ASCII, digits first.
 ODD_NAMES = ["a b", "\"q\"", "back\\slash", "tab\t", "nl\n", "\u00e9t\u00e9", "\u65e5\u672c",
              "9lives", "x/y", "{}", "", "\U0001F600", "ctrl\x01", "<&>", "'"]
@@ -99,8 +100,9 @@ class Generator:
         return name
 
     def scalar(self):
-        kinds = ["bool", "float", "double", "std::string", "std::vector<std::uint8_t>",
-                 "std::vector<std::byte>", "jitser::Decimal", "jitser::Value", "char16_t",
+        kinds = ["bool", "float", "double", "std::string", "std::pmr::string",
+                 "std::vector<std::uint8_t>", "std::vector<std::byte>",
+                 "std::pmr::vector<std::uint8_t>", "jitser::Decimal", "jitser::Value", "char16_t",
                  "time", "duration", "enum"] + list(INTS) * 1
         k = self.r.choice(kinds)
         if k == "time":
@@ -114,7 +116,7 @@ class Generator:
         return k
 
     def key(self):
-        k = self.r.choice(["std::string", "enum"] + list(INTS))
+        k = self.r.choice(list(STRINGS) + ["enum"] + list(INTS))
         if k == "enum":
             return self.r.choice(self.enums)[0] if self.enums else self.make_enum()
         return k
@@ -130,8 +132,10 @@ class Generator:
         inner = self.type(depth + 1, index)
         c = self.r.choice(["vector", "vector", "array", "optional", "unique", "shared", "map",
                            "umap", "vecbool", "self"])
+        # The std::pmr forms of the containers that allocate, now and then.
+        pmr = "pmr::" if c in ("vector", "map", "umap") and self.r.random() < 0.25 else ""
         if c == "vector":
-            return "std::vector<%s>" % inner
+            return "std::%svector<%s>" % (pmr, inner)
         if c == "array":
             return "std::array<%s, %d>" % (inner, self.r.randint(1, 3))
         if c == "optional":
@@ -141,7 +145,8 @@ class Generator:
         if c == "shared":
             return "std::shared_ptr<%s>" % inner
         if c in ("map", "umap"):
-            return "std::%s<%s, %s>" % ("map" if c == "map" else "unordered_map", self.key(), inner)
+            return "std::%s%s<%s, %s>" % (pmr, "map" if c == "map" else "unordered_map",
+                                          self.key(), inner)
         if c == "vecbool":
             return "std::vector<bool>"
         # A pointer back to the struct being declared: recursion the filler bounds by depth.
@@ -156,7 +161,7 @@ class Generator:
             return "%s(%s)" % (t, "%dULL" % v if v > 2**63 - 1 else ("INT64_MIN" if v == -2**63 else "%dLL" % v))
         if t in ("float", "double"):
             return self.r.choice(["0.5", "-2.25", "1e10", "0.0"])
-        if t == "std::string":
+        if t in STRINGS:
             return cpp_string(self.r.choice(["", "dflt", "\u00e9", "a\"b"]))
         return None
 

@@ -10,6 +10,8 @@
 
 #include <jitser/value.h>
 
+#include "typeinfo/strings.h"
+
 namespace jitser::random_schema {
 namespace {
 
@@ -224,11 +226,12 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
       break;
     case Kind::Float32: *static_cast<float*>(at) = random_float(rng); break;
     case Kind::Float64: *static_cast<double*>(at) = random_double(rng); break;
-    case Kind::String: *static_cast<std::string*>(at) = random_string(rng); break;
+    case Kind::String: assign_string(t, at, random_string(rng)); break;
     case Kind::Bytes: {
-      auto& bytes = *static_cast<std::vector<std::uint8_t>*>(at);
-      bytes.resize(chance(rng, 5) ? 3000 : pick(rng, 40));
-      for (auto& b : bytes) b = std::uint8_t(rng());
+      const std::size_t n = chance(rng, 5) ? 3000 : pick(rng, 40);
+      t.list_ops->resize(&t, at, n);
+      auto* bytes = static_cast<std::uint8_t*>(t.list_ops->data(&t, at));
+      for (std::size_t i = 0; i < n; ++i) bytes[i] = std::uint8_t(rng());
       break;
     }
     case Kind::Enum:
@@ -340,13 +343,14 @@ bool equal_at(const TypeDesc& declared, const void* a, const void* b, const std:
   switch (t.kind) {
     case Kind::Bool:
       return *static_cast<const bool*>(a) == *static_cast<const bool*>(b) || differ(where, path);
-    case Kind::String:
-      return *static_cast<const std::string*>(a) == *static_cast<const std::string*>(b) ||
+    case Kind::String: return string_at(t, a) == string_at(t, b) || differ(where, path);
+    case Kind::Bytes: {
+      const std::size_t n = t.list_ops->size(&t, a);
+      const auto* x = static_cast<const std::uint8_t*>(t.list_ops->data(&t, const_cast<void*>(a)));
+      const auto* y = static_cast<const std::uint8_t*>(t.list_ops->data(&t, const_cast<void*>(b)));
+      return (n == t.list_ops->size(&t, b) && (n == 0 || std::memcmp(x, y, n) == 0)) ||
              differ(where, path);
-    case Kind::Bytes:
-      return *static_cast<const std::vector<std::uint8_t>*>(a) ==
-                 *static_cast<const std::vector<std::uint8_t>*>(b) ||
-             differ(where, path);
+    }
     case Kind::Dynamic:
       return *static_cast<const Value*>(a) == *static_cast<const Value*>(b) || differ(where, path);
     case Kind::Int8:
