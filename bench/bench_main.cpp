@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <memory_resource>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -155,6 +156,47 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
         check_ran_compiled(*codec, tier, before, state);
         state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
       });
+}
+
+// <format>/StringMap_pmr/deserialize/<impl>: the StringMap read as a server reads a request into
+// memory of its own, a fresh std::pmr map over a monotonic buffer that is released after each
+// read, so that no entry costs a call to malloc or free (docs/design.md, "Memory").
+void register_pmr(Format format, Impl tier) {
+  const std::string name =
+      std::string(format_name(format)) + "/StringMap_pmr/deserialize/" + impl_name(tier);
+  benchmark::RegisterBenchmark(name.c_str(), [format, tier](benchmark::State& state) {
+    using payloads::StringMapPmr;
+    auto codec = engine_for(tier).codec<StringMapPmr>(format);
+    if (!codec || !on_tier(*codec, tier, state)) return;
+    const StringMapPmr sample = payloads::make_string_map_pmr();
+    Buffer in;
+    (void)codec->serialize(sample, in);
+    // Room for every node and string, so that the buffer never asks its upstream for more.
+    std::vector<std::byte> memory(64 << 20);
+    std::pmr::monotonic_buffer_resource arena(memory.data(), memory.size());
+    {
+      StringMapPmr check(&arena);
+      if (!codec->deserialize(in.padded(), check) || !(check == sample)) {
+        state.SkipWithError("round trip does not give back an equal value");
+        return;
+      }
+    }
+    arena.release();
+    const std::uint64_t before = codec->dyn().stats().compiled_calls;
+    for (auto _ : state) {
+      {
+        StringMapPmr target(&arena);
+        if (!codec->deserialize(in.padded(), target)) {
+          state.SkipWithError("deserialize failed");
+          break;
+        }
+        benchmark::DoNotOptimize(&target);
+      }
+      arena.release();
+    }
+    check_ran_compiled(*codec, tier, before, state);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+  });
 }
 
 // One engine per tier with the payload types loaded from their schema text, as a program that
@@ -717,6 +759,11 @@ int main(int argc, char** argv) {
                      shuffled);
     }
     register_json_peers("MediaContent_shuffled", payloads::make_media_content(), shuffled);
+  }
+  for (const Format format : all_formats()) {
+    for (Impl tier : {Impl::Interp, Impl::Jit}) {
+      if (tier == Impl::Interp || format_compiles(format)) register_pmr(format, tier);
+    }
   }
   // A Graph has cycles, which Protobuf cannot write.
   for (Impl tier : {Impl::Interp, Impl::Jit}) {

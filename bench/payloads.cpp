@@ -217,6 +217,9 @@ Status register_all(Engine& e) {
       },
       [&] { return e.add(Struct<StringList>("StringList").field("items", &StringList::items)); },
       [&] { return e.add(Struct<StringMap>("StringMap").field("items", &StringMap::items)); },
+      [&] {
+        return e.add(Struct<StringMapPmr>("StringMapPmr").field("items", &StringMapPmr::items));
+      },
   });
 }
 
@@ -319,6 +322,12 @@ StringList make_string_list() {
 StringMap make_string_map() {
   StringMap m;
   for (std::size_t i = 0; i < 30000; ++i) m.items.emplace("key-" + std::to_string(i), text100(i));
+  return m;
+}
+
+StringMapPmr make_string_map_pmr() {
+  StringMapPmr m;
+  for (auto& [key, value] : make_string_map().items) m.items.emplace(key, value);
   return m;
 }
 

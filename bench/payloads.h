@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -172,6 +173,14 @@ struct StringMap {
   std::map<std::string, std::string> items;  // 30,000 entries, values of 100 bytes
   friend bool operator==(const StringMap&, const StringMap&) = default;
 };
+/// The StringMap in std::pmr types, read into memory of the caller's (registered as
+/// "StringMapPmr"; not one of for_each_payload's, since it is read differently).
+struct StringMapPmr {
+  std::pmr::map<std::pmr::string, std::pmr::string> items;
+  StringMapPmr() = default;
+  explicit StringMapPmr(std::pmr::memory_resource* r) : items(r) {}
+  friend bool operator==(const StringMapPmr&, const StringMapPmr&) = default;
+};
 
 /// Registers every payload type with the engine.
 Status register_all(Engine& engine);
@@ -187,6 +196,7 @@ FooWithValueClass make_foo_with_value_class();
 Graph make_graph();
 StringList make_string_list();
 StringMap make_string_map();
+StringMapPmr make_string_map_pmr();
 
 /// Calls f(name, value) for each payload's sample value, in a fixed order.
 template <class F>
