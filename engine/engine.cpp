@@ -22,6 +22,7 @@
 #include "jit/compiler.h"
 #include "jit/runtime.h"
 #include "typeinfo/layout.h"
+#include "typeinfo/memory.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 
@@ -540,6 +541,7 @@ Status DynCodec::deserialize(const PaddedInput& padded, void* object) const {
     ReadContext ctx;
     ctx.max_depth = state_->run.max_depth;
     ctx.padding = padded.padding;
+    ctx.resource = memory_resource_of(*state_->type, object);
     // Compiled code returns null for failure, so empty input (whole in Protobuf) gets an
     // address of its own.
     static constexpr std::uint8_t kNothing = 0;

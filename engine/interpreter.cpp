@@ -19,6 +19,7 @@
 #include "formats/ops.h"
 #include "typeinfo/integers.h"
 #include "typeinfo/map_refill.h"
+#include "typeinfo/memory.h"
 #include "typeinfo/strings.h"
 
 namespace jitser {
@@ -312,6 +313,7 @@ class Reader : Walk {
   }
 
   Status run_root(std::span<const std::uint8_t> input, std::size_t padding, void* object) {
+    resource_ = memory_resource_of(*plan_.root_type, object);
     Slot root;
     if (!ops_.open(input, padding, &root, fault_) ||
         !run(plan_.root, static_cast<std::uint8_t*>(object), &root) || !ops_.finish(fault_)) {
@@ -592,7 +594,7 @@ class Reader : Walk {
         return true;
       }
       case SharedRef::New: {
-        auto* object = static_cast<std::uint8_t*>(ops.emplace(in.type, p));
+        auto* object = static_cast<std::uint8_t*>(ops.emplace(in.type, p, resource_));
         // Recorded before its fields, which may refer back; a copy each time where the format
         // keeps no identity, as the object there may be shared with others.
         if (plan_.traits.shared_identity) refs_.push_back({ops.share(in.type, p), in.type});
@@ -754,6 +756,7 @@ class Reader : Walk {
     const TypeDesc* holder;
   };
   std::vector<SharedObject> refs_;
+  std::pmr::memory_resource* resource_ = nullptr;  // the root's, where shared objects are made
 };
 
 }  // namespace

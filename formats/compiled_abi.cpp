@@ -46,7 +46,7 @@ bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* ty
 
 void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
                            std::uint32_t identity) {
-  void* object = type->shared_ops->emplace(type, holder);
+  void* object = type->shared_ops->emplace(type, holder, ctx->resource);
   // Registered before its fields are read: they may refer back to it.
   if (identity) ctx->refs.push_back({type->shared_ops->share(type, holder), type});
   return object;

@@ -82,6 +82,8 @@ struct ReadContext {
   // Compiled code met input it leaves to the interpreter (jitser_rt_decline): the failure it
   // returns is not one, and the engine reads the input again with the interpreter.
   bool declined = false;
+  // The root's memory resource, when it was made with one: shared objects are made there.
+  std::pmr::memory_resource* resource = nullptr;
 };
 
 /// A compiled routine. Serialize: writes the object at `base`; deserialize: reads into it and

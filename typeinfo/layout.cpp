@@ -189,7 +189,9 @@ struct Deleter {
 };
 
 const void* shared_get(const TypeDesc*, const void* p) { return shared(p).get(); }
-void* shared_emplace(const TypeDesc* t, void* p) {
+// Loaded types hold no allocator, so their objects come from the global allocator whatever the
+// root's memory resource.
+void* shared_emplace(const TypeDesc* t, void* p, std::pmr::memory_resource*) {
   const TypeDesc& e = element(t);
   void* object = allocate(e);
   try {

@@ -495,7 +495,7 @@ Status from_value(const TypeDesc& declared, void* at, const Value& v, const std:
         t.shared_ops->reset(&t, at);
         return Status();
       }
-      return from_value(*t.element, t.shared_ops->emplace(&t, at), v, path, depth + 1);
+      return from_value(*t.element, t.shared_ops->emplace(&t, at, nullptr), v, path, depth + 1);
     case Kind::Map: {
       if (v.type() != Value::Type::Map) return mismatch(path, t, std::string("a ") + value_kind(v));
       MapRefill refill(t, at, v.as_map().size());
@@ -689,7 +689,7 @@ Result<Ref> Ref::value() const {
   if (bits_ || !is_holder(t.kind)) return mismatch(path_, t, "an optional or a pointer");
   void* h = t.kind == Kind::SharedPtr
                 ? (t.shared_ops->get(&t, at_) ? const_cast<void*>(t.shared_ops->get(&t, at_))
-                                              : t.shared_ops->emplace(&t, at_))
+                                              : t.shared_ops->emplace(&t, at_, nullptr))
                 : t.nullable_ops->fill(&t, at_);
   return Ref(*t.element, h, path_);
 }

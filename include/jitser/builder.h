@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -133,10 +134,13 @@ concept SystemTimeLike = requires(const T& t) {
 };
 
 // Standard classes with no descriptor that would otherwise look like a user's struct: other
-// containers (every standard one is allocator-aware), tuples, pairs and variants.
+// containers (every standard one is an allocator-aware range; a user's struct may be
+// allocator-aware without being a range), tuples, pairs and variants.
 template <class T>
-concept UnsupportedStandardClass = requires {
+concept UnsupportedStandardClass = requires(const T& v) {
   typename T::allocator_type;
+  typename T::value_type;
+  v.begin();
 }
 || requires { std::tuple_size<T>::value; }
 || requires(const T& v) {
@@ -159,12 +163,32 @@ constexpr auto relocate_for() -> void (*)(const TypeDesc*, void*, void*) {
   }
 }
 
+// A type whose objects were made with a memory resource they can tell.
+template <class T>
+concept ResourceAware = requires(const T& t) {
+  { t.get_allocator() } -> std::convertible_to<std::pmr::polymorphic_allocator<std::byte>>;
+};
+
+template <class T>
+constexpr auto memory_resource_for() {
+  using Fn = std::pmr::memory_resource* (*)(const TypeDesc*, const void*);
+  if constexpr (ResourceAware<T>) {
+    return Fn{[](const TypeDesc*, const void* at) {
+      return std::pmr::polymorphic_allocator<std::byte>(static_cast<const T*>(at)->get_allocator())
+          .resource();
+    }};
+  } else {
+    return Fn{nullptr};
+  }
+}
+
 template <class T>
 const ValueOps* value_ops_for() {
   static constexpr ValueOps ops{
       [](const TypeDesc*, void* at) { ::new (at) T(); },
       [](const TypeDesc*, void* at) { static_cast<T*>(at)->~T(); },
       relocate_for<T>(),
+      memory_resource_for<T>(),
   };
   return &ops;
 }
@@ -229,9 +253,15 @@ const SharedOps* shared_ops_for() {
   using H = std::shared_ptr<E>;
   static constexpr SharedOps ops{
       [](const TypeDesc*, const void* h) -> const void* { return static_cast<const H*>(h)->get(); },
-      [](const TypeDesc*, void* h) -> void* {
+      [](const TypeDesc*, void* h, std::pmr::memory_resource* resource) -> void* {
         H& holder = *static_cast<H*>(h);
-        holder = std::make_shared<E>();
+        if (resource) {
+          // One allocation for the object and its count, in the resource; polymorphic_allocator
+          // constructs an allocator-aware E with itself.
+          holder = std::allocate_shared<E>(std::pmr::polymorphic_allocator<E>(resource));
+        } else {
+          holder = std::make_shared<E>();
+        }
         return holder.get();
       },
       [](const TypeDesc*, void* h) { static_cast<H*>(h)->reset(); },

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <typeindex>
@@ -87,6 +88,11 @@ struct ValueOps {
   // Moves the value at `from` into uninitialized memory at `to` and destroys what is left at
   // `from`, as std::vector moves its elements when it grows.
   void (*relocate)(const TypeDesc* type, void* from, void* to);
+  // A struct whose C++ type is allocator-aware (its get_allocator() gives a
+  // std::pmr::polymorphic_allocator): the memory resource the value at `at` was made with. A
+  // read into such a root makes the objects behind its shared_ptrs there (docs/design.md,
+  // "Memory"). Null for every other type.
+  std::pmr::memory_resource* (*memory_resource)(const TypeDesc* type, const void* at) = nullptr;
 };
 
 /// std::vector<T>. `data` is null for std::vector<bool>, which uses get_bool/set_bool, and
@@ -117,7 +123,10 @@ struct NullableOps {
 /// reference read later can point at an object read earlier.
 struct SharedOps {
   const void* (*get)(const TypeDesc* type, const void* holder);
-  void* (*emplace)(const TypeDesc* type, void* holder);
+  // Makes a new default object for the holder and returns it: in `resource` when one is given
+  // (its allocator reaches the object's constructor when the object is allocator-aware), else
+  // with the global allocator.
+  void* (*emplace)(const TypeDesc* type, void* holder, std::pmr::memory_resource* resource);
   void (*reset)(const TypeDesc* type, void* holder);
   std::shared_ptr<void> (*share)(const TypeDesc* type, const void* holder);
   void (*assign)(const TypeDesc* type, void* holder, const std::shared_ptr<void>& object);

@@ -288,7 +288,7 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
       if (depth >= options.max_depth || chance(rng, 30)) {
         t.shared_ops->reset(&t, at);
       } else {
-        fill_at(*t.element, t.shared_ops->emplace(&t, at), rng, depth + 1, options);
+        fill_at(*t.element, t.shared_ops->emplace(&t, at, nullptr), rng, depth + 1, options);
       }
       break;
     case Kind::Map: {
