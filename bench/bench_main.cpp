@@ -158,24 +158,25 @@ void register_codec(Format format, const std::string& payload, const T& sample, 
       });
 }
 
-// <format>/StringMap_pmr/deserialize/<impl>: the StringMap read as a server reads a request into
-// memory of its own, a fresh std::pmr map over a monotonic buffer that is released after each
-// read, so that no entry costs a call to malloc or free (docs/design.md, "Memory").
-void register_pmr(Format format, Impl tier) {
+// <format>/<payload>_pmr/deserialize/<impl>: a payload in std::pmr types read as a server reads
+// a request into memory of its own: into a fresh value over a monotonic buffer that is released
+// after each read, so that nothing read costs a call to malloc or free (docs/design.md,
+// "Memory"). The fresh value's destruction is timed, as Graph's is.
+template <class T>
+void register_arena_read(Format format, Impl tier, const std::string& payload, T (*make)()) {
   const std::string name =
-      std::string(format_name(format)) + "/StringMap_pmr/deserialize/" + impl_name(tier);
-  benchmark::RegisterBenchmark(name.c_str(), [format, tier](benchmark::State& state) {
-    using payloads::StringMapPmr;
-    auto codec = engine_for(tier).codec<StringMapPmr>(format);
+      std::string(format_name(format)) + "/" + payload + "/deserialize/" + impl_name(tier);
+  benchmark::RegisterBenchmark(name.c_str(), [format, tier, make](benchmark::State& state) {
+    auto codec = engine_for(tier).codec<T>(format);
     if (!codec || !on_tier(*codec, tier, state)) return;
-    const StringMapPmr sample = payloads::make_string_map_pmr();
+    const T sample = make();
     Buffer in;
     (void)codec->serialize(sample, in);
     // Room for every node and string, so that the buffer never asks its upstream for more.
     std::vector<std::byte> memory(64 << 20);
     std::pmr::monotonic_buffer_resource arena(memory.data(), memory.size());
     {
-      StringMapPmr check(&arena);
+      T check(&arena);
       if (!codec->deserialize(in.padded(), check) || !(check == sample)) {
         state.SkipWithError("round trip does not give back an equal value");
         return;
@@ -185,7 +186,7 @@ void register_pmr(Format format, Impl tier) {
     const std::uint64_t before = codec->dyn().stats().compiled_calls;
     for (auto _ : state) {
       {
-        StringMapPmr target(&arena);
+        T target(&arena);
         if (!codec->deserialize(in.padded(), target)) {
           state.SkipWithError("deserialize failed");
           break;
@@ -762,8 +763,13 @@ int main(int argc, char** argv) {
   }
   for (const Format format : all_formats()) {
     for (Impl tier : {Impl::Interp, Impl::Jit}) {
-      if (tier == Impl::Interp || format_compiles(format)) register_pmr(format, tier);
+      if (tier == Impl::Interp || format_compiles(format)) {
+        register_arena_read(format, tier, "StringMap_pmr", &payloads::make_string_map_pmr);
+      }
     }
+  }
+  for (Impl tier : {Impl::Interp, Impl::Jit}) {
+    register_arena_read(Format::Binary, tier, "Graph_pmr", &payloads::make_graph_pmr);
   }
   // A Graph has cycles, which Protobuf cannot write.
   for (Impl tier : {Impl::Interp, Impl::Jit}) {

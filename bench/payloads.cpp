@@ -23,42 +23,30 @@ std::string text100(std::size_t i) {
 }
 
 // Holds a reference to every account reachable, so none is freed while links are cut.
-void collect(const std::shared_ptr<Account>& a,
-             std::map<Account*, std::shared_ptr<Account>>& seen) {
+template <class A, class Seen>
+void collect(const std::shared_ptr<A>& a, Seen& seen) {
   if (!a || !seen.emplace(a.get(), a).second) return;
   collect(a->manager, seen);
   for (const auto& f : a->friends) collect(f, seen);
 }
 
-}  // namespace
-
-Graph::~Graph() {
-  std::map<Account*, std::shared_ptr<Account>> seen;
-  for (const auto& a : accounts) collect(a, seen);
-  for (const auto& [name, a] : by_name) collect(a, seen);
-  collect(owner, seen);
+template <class G, class Seen>
+void break_cycles(G& g, Seen& seen) {
+  for (const auto& a : g.accounts) collect(a, seen);
+  for (const auto& [name, a] : g.by_name) collect(a, seen);
+  collect(g.owner, seen);
   for (const auto& [raw, a] : seen) {
     a->manager.reset();
     a->friends.clear();
   }
 }
 
-Graph& Graph::operator=(Graph&& other) noexcept {
-  std::swap(accounts, other.accounts);
-  std::swap(by_name, other.by_name);
-  std::swap(owner, other.owner);
-  std::swap(notes, other.notes);
-  std::swap(total, other.total);
-  std::swap(attachment, other.attachment);
-  std::swap(dims, other.dims);
-  std::swap(ttl, other.ttl);
-  return *this;
-}
-
-bool operator==(const Graph& a, const Graph& b) {
+// Equal values and equal sharing: the same positions share one account in both graphs.
+template <class G>
+bool graphs_equal(const G& a, const G& b) {
   if (a.accounts.size() != b.accounts.size()) return false;
   // Position of each account of a graph; sharing is equal when positions match.
-  auto index_of = [](const Graph& g, const std::shared_ptr<Account>& p) -> long {
+  auto index_of = [](const G& g, const auto& p) -> long {
     if (!p) return -1;
     for (std::size_t i = 0; i < g.accounts.size(); ++i) {
       if (g.accounts[i] == p) return static_cast<long>(i);
@@ -66,8 +54,8 @@ bool operator==(const Graph& a, const Graph& b) {
     return -2;
   };
   for (std::size_t i = 0; i < a.accounts.size(); ++i) {
-    const Account& x = *a.accounts[i];
-    const Account& y = *b.accounts[i];
+    const auto& x = *a.accounts[i];
+    const auto& y = *b.accounts[i];
     if (x.id != y.id || x.name != y.name || x.role != y.role || x.balance != y.balance ||
         x.avatar != y.avatar || x.counters != y.counters || x.created != y.created ||
         index_of(a, x.manager) != index_of(b, y.manager) || x.friends.size() != y.friends.size()) {
@@ -86,6 +74,95 @@ bool operator==(const Graph& a, const Graph& b) {
   return index_of(a, a.owner) == index_of(b, b.owner) && a.notes == b.notes && a.total == b.total &&
          attachments_equal && a.dims == b.dims && a.ttl == b.ttl;
 }
+
+// The sample graph, in std or std::pmr types: `make_account` makes an empty account.
+template <class G, class MakeAccount>
+void fill_graph(G& g, MakeAccount make_account) {
+  constexpr int kAccounts = 20;
+  for (int i = 0; i < kAccounts; ++i) {
+    auto a = make_account();
+    a->id = 1000 + i;
+    a->name = "account-" + std::to_string(i);
+    a->role = static_cast<Role>(i % 3);
+    a->balance = Decimal{123456789 + i * 1001, 2};
+    a->avatar.resize(300);
+    for (std::size_t k = 0; k < a->avatar.size(); ++k)
+      a->avatar[k] = static_cast<std::uint8_t>(i * 31 + k);
+    a->counters = {{"logins", i * 3}, {"posts", i * 11}, {"likes", i * 101}};
+    a->created = std::chrono::sys_time<std::chrono::microseconds>(
+        std::chrono::microseconds(1700000000000000 + i * 1234567));
+    g.accounts.push_back(a);
+  }
+  for (int i = 0; i < kAccounts; ++i) {
+    auto& a = *g.accounts[i];
+    a.manager = g.accounts[i / 4];  // account 0 manages itself: a cycle of one
+    a.friends = {g.accounts[(i + 1) % kAccounts], g.accounts[(i + 7) % kAccounts]};
+    g.by_name[a.name] = g.accounts[i];
+  }
+  g.owner = g.accounts[0];
+  g.notes = {{1, "first"}, {333, "note three hundred thirty three"}, {-5, "negative key"}};
+  g.total = Decimal{-98765432109, 4};
+  g.attachment =
+      std::make_unique<Attachment>(Attachment{"report.bin", std::vector<std::uint8_t>(64, 0xAB)});
+  g.dims = {3, -4, 5, 1024};
+  g.ttl = std::chrono::milliseconds(-1500);
+}
+
+template <class A>
+Status add_account(Engine& e, const char* name) {
+  return e.add(Struct<A>(name)
+                   .field("id", &A::id)
+                   .field("name", &A::name)
+                   .field("role", &A::role)
+                   .field("balance", &A::balance)
+                   .field("avatar", &A::avatar)
+                   .field("counters", &A::counters)
+                   .field("created", &A::created)
+                   .field("manager", &A::manager)
+                   .field("friends", &A::friends));
+}
+
+template <class G>
+Status add_graph(Engine& e, const char* name) {
+  return e.add(Struct<G>(name)
+                   .field("accounts", &G::accounts)
+                   .field("by_name", &G::by_name)
+                   .field("owner", &G::owner)
+                   .field("notes", &G::notes)
+                   .field("total", &G::total)
+                   .field("attachment", &G::attachment)
+                   .field("dims", &G::dims)
+                   .field("ttl", &G::ttl));
+}
+
+}  // namespace
+
+Graph::~Graph() {
+  std::map<Account*, std::shared_ptr<Account>> seen;
+  break_cycles(*this, seen);
+}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  std::swap(accounts, other.accounts);
+  std::swap(by_name, other.by_name);
+  std::swap(owner, other.owner);
+  std::swap(notes, other.notes);
+  std::swap(total, other.total);
+  std::swap(attachment, other.attachment);
+  std::swap(dims, other.dims);
+  std::swap(ttl, other.ttl);
+  return *this;
+}
+
+bool operator==(const Graph& a, const Graph& b) { return graphs_equal(a, b); }
+
+GraphPmr::~GraphPmr() {
+  // In the graph's own memory, which a monotonic arena gives back all at once.
+  std::pmr::map<AccountPmr*, std::shared_ptr<AccountPmr>> seen(get_allocator());
+  break_cycles(*this, seen);
+}
+
+bool operator==(const GraphPmr& a, const GraphPmr& b) { return graphs_equal(a, b); }
 
 Status register_all(Engine& e) {
   return first_failure({
@@ -187,39 +264,20 @@ Status register_all(Engine& e) {
                          .value("Editor", Role::Editor)
                          .value("Viewer", Role::Viewer));
       },
-      [&] {
-        return e.add(Struct<Account>("Account")
-                         .field("id", &Account::id)
-                         .field("name", &Account::name)
-                         .field("role", &Account::role)
-                         .field("balance", &Account::balance)
-                         .field("avatar", &Account::avatar)
-                         .field("counters", &Account::counters)
-                         .field("created", &Account::created)
-                         .field("manager", &Account::manager)
-                         .field("friends", &Account::friends));
-      },
+      [&] { return add_account<Account>(e, "Account"); },
       [&] {
         return e.add(Struct<Attachment>("Attachment")
                          .field("name", &Attachment::name)
                          .field("data", &Attachment::data));
       },
-      [&] {
-        return e.add(Struct<Graph>("Graph")
-                         .field("accounts", &Graph::accounts)
-                         .field("by_name", &Graph::by_name)
-                         .field("owner", &Graph::owner)
-                         .field("notes", &Graph::notes)
-                         .field("total", &Graph::total)
-                         .field("attachment", &Graph::attachment)
-                         .field("dims", &Graph::dims)
-                         .field("ttl", &Graph::ttl));
-      },
+      [&] { return add_graph<Graph>(e, "Graph"); },
       [&] { return e.add(Struct<StringList>("StringList").field("items", &StringList::items)); },
       [&] { return e.add(Struct<StringMap>("StringMap").field("items", &StringMap::items)); },
       [&] {
         return e.add(Struct<StringMapPmr>("StringMapPmr").field("items", &StringMapPmr::items));
       },
+      [&] { return add_account<AccountPmr>(e, "AccountPmr"); },
+      [&] { return add_graph<GraphPmr>(e, "GraphPmr"); },
   });
 }
 
@@ -281,34 +339,13 @@ FooWithValueClass make_foo_with_value_class() { return FooWithValueClass{"bar va
 
 Graph make_graph() {
   Graph g;
-  constexpr int kAccounts = 20;
-  for (int i = 0; i < kAccounts; ++i) {
-    auto a = std::make_shared<Account>();
-    a->id = 1000 + i;
-    a->name = "account-" + std::to_string(i);
-    a->role = static_cast<Role>(i % 3);
-    a->balance = Decimal{123456789 + i * 1001, 2};
-    a->avatar.resize(300);
-    for (std::size_t k = 0; k < a->avatar.size(); ++k)
-      a->avatar[k] = static_cast<std::uint8_t>(i * 31 + k);
-    a->counters = {{"logins", i * 3}, {"posts", i * 11}, {"likes", i * 101}};
-    a->created = std::chrono::sys_time<std::chrono::microseconds>(
-        std::chrono::microseconds(1700000000000000 + i * 1234567));
-    g.accounts.push_back(a);
-  }
-  for (int i = 0; i < kAccounts; ++i) {
-    Account& a = *g.accounts[i];
-    a.manager = g.accounts[i / 4];  // account 0 manages itself: a cycle of one
-    a.friends = {g.accounts[(i + 1) % kAccounts], g.accounts[(i + 7) % kAccounts]};
-    g.by_name[a.name] = g.accounts[i];
-  }
-  g.owner = g.accounts[0];
-  g.notes = {{1, "first"}, {333, "note three hundred thirty three"}, {-5, "negative key"}};
-  g.total = Decimal{-98765432109, 4};
-  g.attachment =
-      std::make_unique<Attachment>(Attachment{"report.bin", std::vector<std::uint8_t>(64, 0xAB)});
-  g.dims = {3, -4, 5, 1024};
-  g.ttl = std::chrono::milliseconds(-1500);
+  fill_graph(g, [] { return std::make_shared<Account>(); });
+  return g;
+}
+
+GraphPmr make_graph_pmr() {
+  GraphPmr g;
+  fill_graph(g, [&g] { return std::allocate_shared<AccountPmr>(g.get_allocator()); });
   return g;
 }
 

@@ -164,6 +164,45 @@ struct Graph {
   friend bool operator==(const Graph& a, const Graph& b);
 };
 
+/// The Graph in std::pmr types, allocator-aware: a GraphPmr made with a memory resource reads
+/// every account, and everything in it, into that resource (docs/design.md, "Memory").
+/// Registered as "GraphPmr" and "AccountPmr"; not one of for_each_payload's, since it is read
+/// differently.
+struct AccountPmr {
+  using allocator_type = std::pmr::polymorphic_allocator<>;
+  AccountPmr() = default;
+  explicit AccountPmr(const allocator_type& a) : name(a), avatar(a), counters(a), friends(a) {}
+
+  std::int64_t id = 0;
+  std::pmr::string name;
+  Role role = Role::Viewer;
+  Decimal balance;
+  std::pmr::vector<std::uint8_t> avatar;
+  std::pmr::map<std::pmr::string, std::int64_t> counters;
+  std::chrono::sys_time<std::chrono::microseconds> created{};
+  std::shared_ptr<AccountPmr> manager;
+  std::pmr::vector<std::shared_ptr<AccountPmr>> friends;
+};
+
+struct GraphPmr {
+  using allocator_type = std::pmr::polymorphic_allocator<>;
+  std::pmr::vector<std::shared_ptr<AccountPmr>> accounts;
+  std::pmr::map<std::pmr::string, std::shared_ptr<AccountPmr>> by_name;
+  std::shared_ptr<AccountPmr> owner;
+  std::pmr::unordered_map<std::int32_t, std::pmr::string> notes;
+  std::optional<Decimal> total;
+  std::unique_ptr<Attachment> attachment;
+  std::array<std::int16_t, 4> dims{};
+  std::chrono::duration<std::int64_t, std::milli> ttl{};
+
+  GraphPmr() = default;
+  explicit GraphPmr(const allocator_type& a) : accounts(a), by_name(a), notes(a) {}
+  GraphPmr(GraphPmr&&) = default;
+  ~GraphPmr();  // breaks the cycles between accounts, as Graph's does
+  allocator_type get_allocator() const { return accounts.get_allocator(); }
+  friend bool operator==(const GraphPmr& a, const GraphPmr& b);
+};
+
 // The two large collections.
 struct StringList {
   std::vector<std::string> items;  // 50,000 strings of 100 bytes
@@ -197,6 +236,7 @@ Graph make_graph();
 StringList make_string_list();
 StringMap make_string_map();
 StringMapPmr make_string_map_pmr();
+GraphPmr make_graph_pmr();
 
 /// Calls f(name, value) for each payload's sample value, in a fixed order.
 template <class F>

@@ -116,7 +116,7 @@ TEST(Engine, ManyThreadsRegisterAndRunCodecs) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
-  EXPECT_EQ(e.types().size(), 20u + 4u);
+  EXPECT_EQ(e.types().size(), 22u + 4u);
 }
 
 TEST(Engine, SerializeReplacesTheBufferAndResultFormsWork) {
