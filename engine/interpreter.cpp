@@ -594,7 +594,7 @@ class Reader : Walk {
         return true;
       }
       case SharedRef::New: {
-        auto* object = static_cast<std::uint8_t*>(ops.emplace(in.type, p, resource_));
+        auto* object = static_cast<std::uint8_t*>(shared_object_to_read(*in.type, p, resource_));
         // Recorded before its fields, which may refer back; a copy each time where the format
         // keeps no identity, as the object there may be shared with others.
         if (plan_.traits.shared_identity) refs_.push_back({ops.share(in.type, p), in.type});

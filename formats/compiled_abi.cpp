@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/field_default.h"
+#include "typeinfo/memory.h"
 
 namespace jitser {
 
@@ -46,7 +47,7 @@ bool jitser_rt_shared_earlier(ReadContext* ctx, void* holder, const TypeDesc* ty
 
 void* jitser_rt_shared_new(ReadContext* ctx, void* holder, const TypeDesc* type,
                            std::uint32_t identity) {
-  void* object = type->shared_ops->emplace(type, holder, ctx->resource);
+  void* object = shared_object_to_read(*type, holder, ctx->resource);
   // Registered before its fields are read: they may refer back to it.
   if (identity) ctx->refs.push_back({type->shared_ops->share(type, holder), type});
   return object;

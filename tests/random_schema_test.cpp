@@ -197,7 +197,19 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
       const DynCodec& codec = tier == 0 ? *slow : *fast;
       for (bool used : {false, true}) {
         Object back(type);
-        if (used) fill(type, back.get(), rng, fill_options);
+        // Every other value, the used object's shared objects are held from outside as well,
+        // so the reader must leave them alone and make its own; the others it may read into.
+        // The twin, filled from the same random state, holds what each was before the read.
+        std::vector<SharedObject> held, held_before;
+        Object twin(type);
+        if (used) {
+          FillOptions shared = fill_options;
+          shared.shared_with = k % 2 ? &held : nullptr;
+          std::mt19937_64 same = rng;
+          fill(type, back.get(), rng, shared);
+          shared.shared_with = &held_before;
+          fill(type, twin.get(), same, shared);
+        }
         // Each input kind a user has: a Buffer with room after it, or bytes, for a fresh
         // object; a PaddedString, or text, for a used one.
         const Status r = format == Format::Json ? (used ? codec.deserialize(padded_text, back.get())
@@ -208,6 +220,11 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
         std::string where;
         EXPECT_TRUE(equal(type, value.get(), back.get(), where, format == Format::Json))
             << "differs at " << where << (used ? " (read into a used object)" : "");
+        for (std::size_t i = 0; i < held.size(); ++i) {
+          EXPECT_TRUE(
+              equal(*held[i].type, held[i].object.get(), held_before[i].object.get(), where))
+              << "a shared object another value holds changed, at " << where;
+        }
         if (used) continue;
         Buffer out;
         ASSERT_TRUE(codec.serialize(back.get(), out).ok());

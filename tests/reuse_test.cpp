@@ -225,6 +225,73 @@ TEST_P(Reuse, AMapOverAMemoryResourceKeepsItsResource) {
   EXPECT_EQ(target.counts.get_allocator().resource(), &arena);
 }
 
+// A used list of shared objects: an object no other shared_ptr holds is read into in place,
+// keeping its address and its string's storage; one that another value also holds is left as
+// it was, and the list gets a new object in its place.
+struct Item {
+  std::string name;
+  std::int32_t count = 0;
+  friend bool operator==(const Item&, const Item&) = default;
+};
+struct Basket {
+  std::vector<std::shared_ptr<Item>> items;
+  std::shared_ptr<Item> featured;
+};
+
+bool same_items(const std::shared_ptr<Item>& a, const std::shared_ptr<Item>& b) {
+  return a && b ? *a == *b : !a && !b;
+}
+
+Basket make_basket(int first, int n) {
+  Basket b;
+  for (int i = first; i < first + n; ++i) {
+    b.items.push_back(std::make_shared<Item>(
+        Item{"an item name long enough for the heap, number " + std::to_string(i), i}));
+  }
+  return b;
+}
+
+TEST_P(Reuse, AUsedListOfSharedObjectsReusesOnlyThoseNoOtherValueHolds) {
+  Engine e;
+  ASSERT_TRUE(
+      e.add(Struct<Item>("Item").field("name", &Item::name).field("count", &Item::count)).ok());
+  ASSERT_TRUE(e.add(Struct<Basket>("Basket")
+                        .field("items", &Basket::items)
+                        .field("featured", &Basket::featured))
+                  .ok());
+  Codec<Basket> codec = test::codec_of<Basket>(e, GetParam());
+  Basket sent = make_basket(0, 3);
+  sent.featured = sent.items[1];
+  Buffer bytes;
+  ASSERT_TRUE(codec.serialize(sent, bytes).ok());
+  const PaddedString input(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+
+  Basket target = make_basket(100, 4);
+  target.featured = make_basket(200, 1).items[0];
+  const std::shared_ptr<Item> other = target.items[2];  // another value's, too
+  const Item other_before = *other;
+  const Item* kept[] = {target.items[0].get(), target.items[1].get()};
+  const char* kept_name = target.items[0]->name.data();
+  const Item* featured_before = target.featured.get();
+
+  ASSERT_TRUE(codec.deserialize(input, target).ok());
+  ASSERT_EQ(target.items.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(same_items(target.items[i], sent.items[i])) << i;
+  EXPECT_TRUE(same_items(target.featured, sent.featured));
+  EXPECT_EQ(target.items[0].get(), kept[0]);
+  EXPECT_EQ(target.items[0]->name.data(), kept_name);
+  EXPECT_EQ(target.items[1].get(), kept[1]);
+  EXPECT_NE(target.items[2], other);
+  EXPECT_EQ(*other, other_before);
+  if (GetParam() == Format::Binary) {
+    // The format keeps identity: the second reference is to the object read first.
+    EXPECT_EQ(target.featured, target.items[1]);
+  } else {
+    EXPECT_EQ(target.featured.get(), featured_before);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, Reuse, ::testing::ValuesIn(all_formats()),
                          [](const auto& info) { return std::string(format_name(info.param)); });
 

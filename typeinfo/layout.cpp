@@ -203,6 +203,9 @@ void* shared_emplace(const TypeDesc* t, void* p, std::pmr::memory_resource*) {
   shared(p) = Shared(object, Deleter{&e});
   return object;
 }
+void* shared_sole(const TypeDesc*, void* p) {
+  return shared(p).use_count() == 1 ? shared(p).get() : nullptr;
+}
 void shared_reset(const TypeDesc*, void* p) { shared(p).reset(); }
 Shared shared_share(const TypeDesc*, const void* p) { return shared(p); }
 void shared_assign(const TypeDesc*, void* p, const Shared& object) { shared(p) = object; }
@@ -210,7 +213,7 @@ void shared_clear_object(const TypeDesc* t, void* object) {
   destroy(element(t), object);
   construct(element(t), object);
 }
-constexpr SharedOps kSharedOps{shared_get,   shared_emplace, shared_reset,
+constexpr SharedOps kSharedOps{shared_get,   shared_emplace, shared_sole,        shared_reset,
                                shared_share, shared_assign,  shared_clear_object};
 
 void shared_construct(const TypeDesc*, void* p) { ::new (p) Shared(); }

@@ -16,4 +16,16 @@ inline std::pmr::memory_resource* memory_resource_of(const TypeDesc& type, const
                                                      : nullptr;
 }
 
+/// The object a reader reads a shared_ptr's new object into: the one `holder` (of shared_ptr
+/// type `type`) holds when nobody else holds it, read in place as a nested struct is, so that a
+/// used value keeps its objects' storage; else a new one, made in `resource` when given.
+/// An object another shared_ptr holds is never written, and an object kept stays in the memory
+/// it was made in.
+inline void* shared_object_to_read(const TypeDesc& type, void* holder,
+                                   std::pmr::memory_resource* resource) {
+  const SharedOps& ops = *type.shared_ops;
+  if (void* object = ops.sole(&type, holder)) return object;
+  return ops.emplace(&type, holder, resource);
+}
+
 }  // namespace jitser

@@ -264,6 +264,10 @@ const SharedOps* shared_ops_for() {
         }
         return holder.get();
       },
+      [](const TypeDesc*, void* h) -> void* {
+        H& holder = *static_cast<H*>(h);
+        return holder.use_count() == 1 ? holder.get() : nullptr;
+      },
       [](const TypeDesc*, void* h) { static_cast<H*>(h)->reset(); },
       [](const TypeDesc*, const void* h) -> std::shared_ptr<void> {
         return *static_cast<const H*>(h);

@@ -127,6 +127,9 @@ struct SharedOps {
   // (its allocator reaches the object's constructor when the object is allocator-aware), else
   // with the global allocator.
   void* (*emplace)(const TypeDesc* type, void* holder, std::pmr::memory_resource* resource);
+  // The held object when this holder is its only owner (no other shared_ptr holds it), else
+  // null: an object a reader may read into in place, as it reads into a nested struct.
+  void* (*sole)(const TypeDesc* type, void* holder);
   void (*reset)(const TypeDesc* type, void* holder);
   std::shared_ptr<void> (*share)(const TypeDesc* type, const void* holder);
   void (*assign)(const TypeDesc* type, void* holder, const std::shared_ptr<void>& object);

@@ -288,7 +288,11 @@ void fill_at(const TypeDesc& declared, void* at, std::mt19937_64& rng, int depth
       if (depth >= options.max_depth || chance(rng, 30)) {
         t.shared_ops->reset(&t, at);
       } else {
-        fill_at(*t.element, t.shared_ops->emplace(&t, at, nullptr), rng, depth + 1, options);
+        void* object = t.shared_ops->emplace(&t, at, nullptr);
+        if (options.shared_with) {
+          options.shared_with->push_back({&t.element->resolved(), t.shared_ops->share(&t, at)});
+        }
+        fill_at(*t.element, object, rng, depth + 1, options);
       }
       break;
     case Kind::Map: {

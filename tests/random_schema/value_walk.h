@@ -4,18 +4,29 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <jitser/type_desc.h>
 
 namespace jitser::random_schema {
+
+/// A shared object held from outside the value, with the type of the object.
+struct SharedObject {
+  const TypeDesc* type;
+  std::shared_ptr<void> object;
+};
 
 struct FillOptions {
   /// Containers and pointers deeper than this are empty, so recursive types stay finite.
   int max_depth = 4;
   /// jitser::Value only holds what JSON reads back as the same type (no bytes or decimals).
   bool json_values = false;
+  /// When set, every object made behind a shared_ptr is held here too, in the order made, as
+  /// another value sharing it would hold it: a reader must then leave it as it was.
+  std::vector<SharedObject>* shared_with = nullptr;
 };
 
 /// Overwrites the live value of `type` at `at` with a random one: empty and long containers,
