@@ -281,7 +281,9 @@ void expect_node_in(const Arena& arena, const std::shared_ptr<Node>& node) {
   EXPECT_TRUE(arena.holds(node.get())) << node->id;
   EXPECT_TRUE(arena.holds(node->name.data())) << node->id;
   for (const auto& tag : node->tags) EXPECT_TRUE(arena.holds(tag.data())) << node->id;
-  if (!node->links.empty()) EXPECT_TRUE(arena.holds(node->links.data())) << node->id;
+  if (!node->links.empty()) {
+    EXPECT_TRUE(arena.holds(node->links.data())) << node->id;
+  }
 }
 
 TEST_P(Pmr, AnAllocatorAwareRootReadsItsWholeGraphIntoItsResource) {

@@ -18,6 +18,7 @@
 #include "support.h"
 #include "tests/random_schema/random_types.h"
 #include "tests/random_schema/value_walk.h"
+#include "typeinfo/memory.h"
 #include "typeinfo/registry.h"
 #include "typeinfo/schema_text.h"
 
@@ -145,9 +146,16 @@ EngineOptions options_for(const Case& c) {
 
 class RandomSchema : public ::testing::TestWithParam<Case> {};
 
+// What a test's types were put through, so that a test shows it checked something.
+struct Counts {
+  std::size_t round_trips = 0;
+  // Objects behind shared_ptrs, read into an allocator-aware root, found in its resource.
+  std::size_t in_root_resource = 0;
+};
+
 // One type's checks; a failed assertion ends this type's, not the other types'.
 void check_type(const Schema& schema, const std::string& name, Format format, Engine& reference,
-                Engine& tested, std::size_t& round_trips) {
+                Engine& tested, Counts& counts) {
   SCOPED_TRACE("seed " + std::to_string(schema.seed) + ", type " + name + ", " +
                format_name(format));
   Result<DynCodec> slow = reference.codec(name, format);
@@ -226,6 +234,15 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
               << "a shared object another value holds changed, at " << where;
         }
         if (used) continue;
+        // A fresh allocator-aware root takes every object it reads behind a shared_ptr from
+        // its resource (docs/design.md, "Memory").
+        if (memory_resource_of(type, back.get()) == tracked_resource()) {
+          for (const void* object : shared_objects(type, back.get())) {
+            EXPECT_TRUE(tracked_resource()->holds(object))
+                << "an object read into an allocator-aware root is not in its resource";
+            ++counts.in_root_resource;
+          }
+        }
         Buffer out;
         ASSERT_TRUE(codec.serialize(back.get(), out).ok());
         again[tier] = out.to_vector();
@@ -235,7 +252,7 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
     if (format == Format::Json) {
       EXPECT_TRUE(same_document(written, again[0]));
     }
-    ++round_trips;
+    ++counts.round_trips;
     for (int m = 0; m < 12; ++m) {
       const std::vector<std::uint8_t> bad = mutate(written, rng);
       Object x(type), y(type);
@@ -259,11 +276,12 @@ TEST_P(RandomSchema, BothTiersAgreeAndRoundTrip) {
   const Status registered = schema.register_types(made.engine);
   ASSERT_TRUE(registered.ok()) << registered.to_string();
   ASSERT_TRUE(schema.register_types(tested).ok());
-  std::size_t round_trips = 0;
+  Counts counts;
   for (const std::string& name : schema.struct_names()) {
-    check_type(schema, name, GetParam().format, made.engine, tested, round_trips);
+    check_type(schema, name, GetParam().format, made.engine, tested, counts);
   }
-  EXPECT_GT(round_trips, 0u);
+  EXPECT_GT(counts.round_trips, 0u);
+  EXPECT_GT(counts.in_root_resource, 0u);
 }
 
 // Code linked from the code cache (jit/code_cache.h) is the code that was compiled: a second
@@ -279,19 +297,19 @@ TEST_P(RandomSchemaCached, CodeFromTheCacheAgreesWithTheInterpreter) {
   options.cache_dir = dir;
   Reference made(options);
   ASSERT_TRUE(schema.register_types(made.engine).ok());
-  std::size_t round_trips = 0;
+  Counts counts;
   for (const bool warm : {false, true}) {
     SCOPED_TRACE(warm ? "from the cache" : "compiled");
     Engine tested(options);
     ASSERT_TRUE(schema.register_types(tested).ok());
     for (const std::string& name : schema.struct_names()) {
-      check_type(schema, name, GetParam(), made.engine, tested, round_trips);
+      check_type(schema, name, GetParam(), made.engine, tested, counts);
       if (warm && tested.jit_policy() == JitPolicy::Sync && format_compiles(GetParam())) {
         EXPECT_EQ(tested.codec(name, GetParam())->stats().cache, "hit") << name;
       }
     }
   }
-  EXPECT_GT(round_trips, 0u);
+  EXPECT_GT(counts.round_trips, 0u);
   std::filesystem::remove_all(dir);
 }
 

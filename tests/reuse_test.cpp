@@ -293,7 +293,7 @@ TEST_P(Reuse, AUsedListOfSharedObjectsReusesOnlyThoseNoOtherValueHolds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, Reuse, ::testing::ValuesIn(all_formats()),
-                         [](const auto& info) { return std::string(format_name(info.param)); });
+                         [](const auto& param) { return std::string(format_name(param.param)); });
 
 }  // namespace
 }  // namespace jitser

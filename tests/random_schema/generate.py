@@ -6,7 +6,10 @@ Every kind the builder describes appears: each scalar width, enums with random n
 identifiers) and values at the ends of their range, decimals, times in every unit, nested
 structs, value wrappers, vectors (of bool too), std::array and T[N], optionals, unique and shared
 pointers, maps and unordered maps of every key kind, the std::pmr forms of strings, vectors and
-maps, jitser::Value, nested several levels deep, with renames, nullable fields and defaults. The same seed always writes the same file.
+maps, jitser::Value, nested several levels deep, with renames, nullable fields and defaults.
+Some structs are allocator-aware (a std::pmr allocator, made with tracked_resource()), so that a
+read into one as the root makes its shared objects there. The same seed always writes the same
+file.
 
   generate.py --seeds 1 2 3 --count 40 --out-dir DIR
 
@@ -57,6 +60,7 @@ class Generator:
         self.structs = []  # (name, wrapper, [(field name, member, type, options)])
         self.used_names = set()
         self.messages = set()  # structs marked Protobuf messages
+        self.aware = set()  # allocator-aware structs
 
     def name(self, prefix):
         """A registered name: an identifier most of the time, any UTF-8 text sometimes."""
@@ -211,6 +215,13 @@ class Generator:
                 holder = self.r.choice(["optional", "unique_ptr", "shared_ptr"])
                 t = "std::%s<%s>" % (holder, self.type(1, index))
                 fields.append(("alt%d" % i, "m%d" % i, t, ".oneof(%s)" % cpp_string(group)))
+        # Now and then allocator-aware, with an object behind a shared_ptr to make in its
+        # resource.
+        if self.r.random() < 0.15:
+            self.aware.add("S%d" % index)
+            i = len(fields)
+            fields.append(("shared%d" % i, "m%d" % i, "std::shared_ptr<%s>" % self.type(1, index),
+                           ""))
         # Now and then a Protobuf message, whose JSON follows Protobuf's mapping.
         if self.r.random() < 0.15:
             self.messages.add("S%d" % index)
@@ -230,6 +241,12 @@ class Generator:
             out.append("struct %s;" % cname)
         for cname, _, _, fields in self.structs:
             out.append("struct %s {" % cname)
+            if cname in self.aware:
+                out += ["  using allocator_type = std::pmr::polymorphic_allocator<>;",
+                        "  %s() = default;" % cname,
+                        "  explicit %s(const allocator_type& a) : resource(a.resource()) {}" % cname,
+                        "  allocator_type get_allocator() const { return resource; }",
+                        "  std::pmr::memory_resource* resource = tracked_resource();"]
             for _, member, t, _ in fields:
                 # A C array now and then, where the element is a plain value.
                 if t.startswith("std::array<") and self.r.random() < 0.3 and "," not in t[11:-1].rsplit(",", 1)[0]:

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <memory_resource>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -28,5 +29,25 @@ struct Schema {
 
 /// The seeds generated into this binary (schemas.cpp, written by generate.py).
 const std::vector<Schema>& schemas();
+
+/// A memory resource over new and delete that knows which of its blocks are live, so that a
+/// test can ask whether an object lies in memory from it.
+class TrackedResource : public std::pmr::memory_resource {
+ public:
+  /// Whether `p` lies inside a block this resource handed out and has not taken back.
+  bool holds(const void* p) const;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t align) override;
+  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override;
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+  mutable std::mutex mutex_;
+  std::map<const std::byte*, std::size_t> blocks_;  // start, size
+};
+
+/// The resource the generated allocator-aware structs are made with by default.
+TrackedResource* tracked_resource();
 
 }  // namespace jitser::random_schema

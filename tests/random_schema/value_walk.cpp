@@ -1,5 +1,6 @@
 #include "tests/random_schema/value_walk.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -448,6 +449,46 @@ bool equal_at(const TypeDesc& declared, const void* a, const void* b, const std:
   return true;
 }
 
+void collect_shared(const TypeDesc& declared, const void* at, std::vector<const void*>& out) {
+  const TypeDesc& t = declared.resolved();
+  const auto* base = static_cast<const char*>(at);
+  switch (t.kind) {
+    case Kind::Struct:
+      for (const FieldDesc& f : t.fields) collect_shared(*f.type, base + f.offset, out);
+      break;
+    case Kind::List: {
+      if (!t.list_ops->data) break;  // bits
+      const char* data = static_cast<const char*>(t.list_ops->data(&t, const_cast<void*>(at)));
+      for (std::size_t i = 0, n = t.list_ops->size(&t, at); i < n; ++i)
+        collect_shared(*t.element, data + i * element_size(t), out);
+      break;
+    }
+    case Kind::Array:
+      for (std::size_t i = 0; i < t.count; ++i)
+        collect_shared(*t.element, base + i * element_size(t), out);
+      break;
+    case Kind::Optional:
+    case Kind::UniquePtr:
+      if (const void* x = held(t, at)) collect_shared(*t.element, x, out);
+      break;
+    case Kind::SharedPtr:
+      if (const void* x = held(t, at); x && std::find(out.begin(), out.end(), x) == out.end()) {
+        out.push_back(x);
+        collect_shared(*t.element, x, out);
+      }
+      break;
+    case Kind::Map: {
+      alignas(std::max_align_t) unsigned char it[kMapIteratorSize];
+      t.map_ops->begin(&t, at, it);
+      const void* k;
+      const void* v;
+      while (t.map_ops->next(&t, it, &k, &v)) collect_shared(*t.element, v, out);
+      break;
+    }
+    default: break;
+  }
+}
+
 }  // namespace
 
 void fill(const TypeDesc& type, void* at, std::mt19937_64& rng, const FillOptions& options) {
@@ -457,6 +498,12 @@ void fill(const TypeDesc& type, void* at, std::mt19937_64& rng, const FillOption
 bool equal(const TypeDesc& type, const void* a, const void* b, std::string& where,
            bool null_is_empty) {
   return equal_at(type, a, b, type.name, where, null_is_empty);
+}
+
+std::vector<const void*> shared_objects(const TypeDesc& type, const void* at) {
+  std::vector<const void*> out;
+  collect_shared(type, at, out);
+  return out;
 }
 
 }  // namespace jitser::random_schema

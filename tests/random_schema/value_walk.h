@@ -40,4 +40,7 @@ void fill(const TypeDesc& type, void* at, std::mt19937_64& rng, const FillOption
 bool equal(const TypeDesc& type, const void* a, const void* b, std::string& where,
            bool null_is_empty = false);
 
+/// Every object behind a shared_ptr in the live value of `type` at `at`, each once.
+std::vector<const void*> shared_objects(const TypeDesc& type, const void* at);
+
 }  // namespace jitser::random_schema
