@@ -233,6 +233,10 @@ FooImmutable make_foo_immutable();
 FooWithDefault make_foo_with_default();
 FooWithValueClass make_foo_with_value_class();
 Graph make_graph();
+/// A deep copy of `g` written by hand, keeping which positions share an account: what making
+/// and freeing a Graph's objects costs with no decoding, the floor under any reader into a
+/// fresh Graph (bench/README.md). Every account `g` links to must be one of `g.accounts`.
+Graph copy_graph(const Graph& g);
 StringList make_string_list();
 StringMap make_string_map();
 StringMapPmr make_string_map_pmr();
