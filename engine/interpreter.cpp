@@ -144,22 +144,35 @@ class Writer : Walk {
     return ok;
   }
 
+  // Whether the field of `in` is written, as the options and the field's flags say.
+  bool written(const Instr& in, const std::uint8_t* base) const {
+    const PlanField& field = plan_.fields[in.field];
+    const std::uint8_t* slot = base + in.offset;
+    // The rule is out of line: ask it only where some field may be left out.
+    const bool may_omit = options_.omit_null || options_.omit_default || field.omit_empty;
+    if (keyed_ && may_omit &&
+        left_out(*field.desc, slot, options_.omit_null, options_.omit_default, field.omit_empty)) {
+      return false;
+    }
+    return !(field.omit_absent && equals_absent(*field.desc, slot));
+  }
+
   bool object(const Routine& routine, const std::uint8_t* base) {
     if (!oneofs_ok(routine, base, Status::kNoOffset)) return false;
-    const std::size_t mark = ops_.begin_object(out_, std::exchange(root_, false));
+    // Formats that state an object's count of fields first learn it before any is written.
+    std::size_t fields = 0;
+    if (plan_.traits.counted_objects) {
+      for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+        fields += written(plan_.code[i], base);
+      }
+    }
+    const std::size_t mark = ops_.begin_object(out_, std::exchange(root_, false), fields);
     bool first = true;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       const PlanField& field = plan_.fields[in.field];
       const std::uint8_t* slot = base + in.offset;
-      // The rule is out of line: ask it only where some field may be left out.
-      const bool may_omit = options_.omit_null || options_.omit_default || field.omit_empty;
-      if (keyed_ && may_omit &&
-          left_out(*field.desc, slot, options_.omit_null, options_.omit_default,
-                   field.omit_empty)) {
-        continue;
-      }
-      if (field.omit_absent && equals_absent(*field.desc, slot)) continue;
+      if (!written(in, base)) continue;
       if (field.key_per_item) {
         item_key_ = &field;  // taken by the list or map the instruction writes
       } else if (keyed_) {

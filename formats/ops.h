@@ -72,8 +72,9 @@ class FormatWriter {
   /// A struct's fields: begin, each field's key (keyed formats; `first` for the first one
   /// written), end. `root` is the document's value itself, not one nested in it. What begin
   /// returns, end gets: where a format that prefixes a nested object with its size in bytes
-  /// (Protobuf) left room for it.
-  virtual std::size_t begin_object(Buffer& out, bool root) const = 0;
+  /// (Protobuf) left room for it. `fields`: how many fields follow, in formats whose objects
+  /// state it first (FormatTraits::counted_objects), else 0.
+  virtual std::size_t begin_object(Buffer& out, bool root, std::size_t fields) const = 0;
   virtual void field(Buffer& out, const PlanField& field, bool first) const = 0;
   virtual void end_object(Buffer& out, std::size_t mark) const = 0;
   /// A list or array of n elements (`in` says which): begin, before element i (not asked of

@@ -85,6 +85,9 @@ struct Routine {
 struct FormatTraits {
   /// Objects carry a key per field (JSON), or fields follow each other by position (binary).
   bool keyed_objects = false;
+  /// A keyed object states its number of fields before them (MessagePack's and CBOR's maps),
+  /// so a writer decides which fields it leaves out before it writes the first.
+  bool counted_objects = false;
   /// How the reader knows where a list or map ends.
   enum class Containers : std::uint8_t { CountPrefixed, SizePrefixed, Terminated };
   Containers containers = Containers::CountPrefixed;
