@@ -114,8 +114,7 @@ int main() {
   }
   std::printf(
       "\nns per call, the mean of many calls; deserialize includes making a fresh object.\n"
-      "The Graph sample has reference cycles, which JSON and Protobuf cannot write: it is binary "
-      "only.\n"
+      "The Graph sample has reference cycles, which only the binary format can write.\n"
       "For medians and peers run the benchmark (bench/README.md).\n");
   return failures == 0 ? 0 : 1;
 }

@@ -12,6 +12,8 @@
 #include "formats/json/json_read.h"
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
+#include "formats/msgpack/lower_msgpack.h"
+#include "formats/msgpack/msgpack_ops.h"
 #include "formats/protobuf/lower_protobuf.h"
 #include "formats/protobuf/protobuf_helpers.h"
 #include "formats/protobuf/protobuf_ops.h"
@@ -154,6 +156,20 @@ constexpr FormatEntry kFormats[] = {
      .enum_text = nullptr,
      .helpers = protobuf_helpers,
      .kernel = protobuf_kernel},
+    // Interpreted only until its kernel lands: every policy runs its codecs on the interpreter.
+    {.format = Format::Msgpack,
+     .name = "msgpack",
+     .lower = lower_msgpack,
+     .enc_name = msgpack_enc_name,
+     .finish_write = nullptr,
+     .reader_kernel = nullptr,
+     .writer = msgpack_writer,
+     .reader = msgpack_reader,
+     .slot_bytes = sizeof(Slot),
+     .write_bound = nullptr,
+     .enum_text = nullptr,
+     .helpers = nullptr,
+     .kernel = nullptr},
 };
 
 static_assert(

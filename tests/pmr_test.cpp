@@ -152,7 +152,9 @@ TEST_P(Pmr, WritesWhatItsStdTwinWritesAndReadsBackEqual) {
       EXPECT_EQ(bytes, serialized(std_engine, make_record<StdRecord>(3, n), GetParam()));
     }
     Record back;
-    ASSERT_TRUE(test::codec_of<Record>(pmr_engine, GetParam()).deserialize(bytes, back).ok());
+    const Status read_back =
+        test::codec_of<Record>(pmr_engine, GetParam()).deserialize(bytes, back);
+    ASSERT_TRUE(read_back.ok()) << read_back.to_string();
     EXPECT_TRUE(back == sent) << n;
     // And the std twin reads what the pmr form wrote.
     StdRecord twin;

@@ -131,12 +131,23 @@ PaddedInput padded(Buffer& buffer) {
 struct Case {
   std::size_t schema;
   Format format;
-  bool omit = false;  // JSON: omit_null and omit_default
+  bool omit = false;  // keyed formats: omit_null and omit_default
   friend void PrintTo(const Case& c, std::ostream* os) {
     *os << "seed " << schemas()[c.schema].seed << ", " << format_name(c.format)
         << (c.omit ? " omitting nulls and defaults" : "");
   }
 };
+
+// What a format reads back as it was: JSON and MessagePack write an optional that holds an empty
+// one as nil, as they write the empty one.
+bool null_is_empty(Format format) { return format == Format::Json || format == Format::Msgpack; }
+
+FillOptions fill_options_for(Format format) {
+  FillOptions options;
+  options.json_values = format == Format::Json;
+  options.no_value_decimals = format == Format::Msgpack;
+  return options;
+}
 
 EngineOptions options_for(const Case& c) {
   EngineOptions o;
@@ -175,8 +186,7 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
     }
   }
   const TypeDesc& type = fast->type();
-  FillOptions fill_options;
-  fill_options.json_values = format == Format::Json;
+  const FillOptions fill_options = fill_options_for(format);
   std::mt19937_64 rng(schema.seed * 1000003 + std::hash<std::string>()(name));
   const int values = values_per_type();
   for (int k = 0; k < values; ++k) {
@@ -226,7 +236,7 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
                                                         : codec.deserialize(written, back.get()));
         ASSERT_TRUE(r.ok()) << r.to_string();
         std::string where;
-        EXPECT_TRUE(equal(type, value.get(), back.get(), where, format == Format::Json))
+        EXPECT_TRUE(equal(type, value.get(), back.get(), where, null_is_empty(format)))
             << "differs at " << where << (used ? " (read into a used object)" : "");
         for (std::size_t i = 0; i < held.size(); ++i) {
           EXPECT_TRUE(
@@ -409,8 +419,7 @@ TEST_P(RandomSchemaLoaded, ReadsAndWritesWhatTheCppTypeDoes) {
         if (format == Format::Protobuf && declares_defaults(typed->type())) continue;
         if (format == Format::Json && declares_defaults(typed->type(), true)) continue;
         EXPECT_EQ(*loaded.fingerprint(name), *cpp.fingerprint(name));
-        FillOptions fill_options;
-        fill_options.json_values = format == Format::Json;
+        const FillOptions fill_options = fill_options_for(format);
         const std::uint64_t seed = schema.seed * 7919 + std::hash<std::string>()(name);
         for (int k = 0; k < 2; ++k) {
           std::mt19937_64 rng(seed + k), same_rng(seed + k);
@@ -428,7 +437,7 @@ TEST_P(RandomSchemaLoaded, ReadsAndWritesWhatTheCppTypeDoes) {
           r = typed->deserialize(rewritten.padded(), back.get());
           ASSERT_TRUE(r.ok()) << r.to_string();
           std::string where;
-          EXPECT_TRUE(equal(typed->type(), value.get(), back.get(), where, format == Format::Json))
+          EXPECT_TRUE(equal(typed->type(), value.get(), back.get(), where, null_is_empty(format)))
               << "differs at " << where;
           // The loaded type's own objects, filled by the same walk, hold the same value.
           Object own(dyn->type());
@@ -439,7 +448,7 @@ TEST_P(RandomSchemaLoaded, ReadsAndWritesWhatTheCppTypeDoes) {
           r = typed->deserialize(own_bytes.padded(), back_again.get());
           ASSERT_TRUE(r.ok()) << r.to_string();
           EXPECT_TRUE(
-              equal(typed->type(), value.get(), back_again.get(), where, format == Format::Json))
+              equal(typed->type(), value.get(), back_again.get(), where, null_is_empty(format)))
               << "differs at " << where;
           // As a jitser::Value and back: the same value, but for what a Value cannot tell
           // apart (an optional holding an empty one is null, as in JSON).
@@ -471,6 +480,8 @@ std::vector<Case> all_cases() {
     out.push_back({i, Format::Json});
     out.push_back({i, Format::Json, true});
     out.push_back({i, Format::Protobuf});
+    out.push_back({i, Format::Msgpack});
+    out.push_back({i, Format::Msgpack, true});
   }
   return out;
 }

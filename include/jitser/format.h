@@ -14,6 +14,7 @@ enum class Format : std::uint8_t {
   Binary,    // jitser's compact binary format, docs/formats/binary.md
   Json,      // RFC 8259 JSON, docs/formats/json.md
   Protobuf,  // the Protobuf wire format, docs/formats/protobuf.md
+  Msgpack,   // MessagePack, docs/formats/msgpack.md
 };
 
 enum class Direction : std::uint8_t { Serialize, Deserialize };

@@ -149,7 +149,9 @@ std::size_t random_count(std::mt19937_64& rng, int depth, const FillOptions& opt
 
 Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options) {
   const int kinds = depth >= 3 ? 6 : 9;
-  switch (pick(rng, options.json_values ? kinds : kinds + 2)) {
+  switch (pick(rng, options.json_values         ? kinds
+                    : options.no_value_decimals ? kinds + 1
+                                                : kinds + 2)) {
     case 0: return Value();
     case 1: return Value(chance(rng, 50));
     case 2: return Value(std::int64_t(random_bits(rng, 8, true)));

@@ -24,6 +24,8 @@ struct FillOptions {
   int max_depth = 4;
   /// jitser::Value only holds what JSON reads back as the same type (no bytes or decimals).
   bool json_values = false;
+  /// jitser::Value holds no decimals (MessagePack writes one as an array of two integers).
+  bool no_value_decimals = false;
   /// When set, every object made behind a shared_ptr is held here too, in the order made, as
   /// another value sharing it would hold it: a reader must then leave it as it was.
   std::vector<SharedObject>* shared_with = nullptr;

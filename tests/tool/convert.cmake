@@ -26,6 +26,14 @@ if(NOT back STREQUAL "${doc}\n")
   message(FATAL_ERROR "JSON -> binary -> JSON changed the document:\n${doc}\n${back}")
 endif()
 
+# The same document through MessagePack.
+convert(${WORK}/in.json ${WORK}/out.msgpack json msgpack 0)
+convert(${WORK}/out.msgpack ${WORK}/back_msgpack.json msgpack json 0)
+file(READ ${WORK}/back_msgpack.json back_msgpack)
+if(NOT back_msgpack STREQUAL "${doc}\n")
+  message(FATAL_ERROR "JSON -> MessagePack -> JSON changed the document:\n${doc}\n${back_msgpack}")
+endif()
+
 # The same document through the Protobuf wire format, and a stream of its records.
 convert(${WORK}/in.json ${WORK}/out.pb json protobuf 0)
 convert(${WORK}/out.pb ${WORK}/back_pb.json protobuf json 0)
