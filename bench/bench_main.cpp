@@ -798,6 +798,14 @@ int main(int argc, char** argv) {
       }
     });
   }
+  // MessagePack copies shared objects, so it refuses the Graph's cycles too.
+  for (Impl tier : {Impl::Interp, Impl::Jit}) {
+    payloads::for_each_payload([tier](const char* name, const auto& value) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(value)>, payloads::Graph>) {
+        register_codec(Format::Msgpack, name, value, tier);
+      }
+    });
+  }
   // First-tier code, which runs while optimized code compiles (docs/jit.md).
   for (const Format format : all_formats()) {
     if (!format_compiles(format)) continue;

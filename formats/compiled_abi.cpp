@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/field_default.h"
+#include "typeinfo/map_refill.h"
 #include "typeinfo/memory.h"
 
 namespace jitser {
@@ -71,6 +72,34 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base) {
 }
 
 }  // extern "C"
+
+WriteSpan write_entries(WriteContext* ctx, WriteSpan span, const void* map, const TypeDesc* type,
+                        WriteFn key, WriteFn value) {
+  const MapOps& ops = *type->map_ops;
+  alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
+  ops.begin(type, map, iterator);
+  const void* k;
+  const void* v;
+  while (ops.next(type, iterator, &k, &v)) {
+    span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
+    if (!span.cursor) return span;
+    span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
+    if (!span.cursor) return span;
+  }
+  return span;
+}
+
+bool read_entries(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type, std::uint64_t n,
+                  SlotReadFn key, SlotReadFn value) {
+  MapRefill refill(*type, map, n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (!key(ctx, s, static_cast<std::uint8_t*>(refill.key()))) return false;
+    const void* stored_key = nullptr;
+    void* v = refill.insert(&stored_key);
+    if (!v || !value(ctx, s, static_cast<std::uint8_t*>(v))) return false;
+  }
+  return true;
+}
 
 std::span<const HelperSymbol> runtime_helpers() {
   static const HelperSymbol helpers[] = {

@@ -121,6 +121,15 @@ bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit
                     std::uint32_t omit_default, std::uint32_t omit_empty);
 }
 
+/// For formats whose maps state their count first (binary, MessagePack), after the count: each
+/// entry of the map, its key then its value, written by their routines.
+WriteSpan write_entries(WriteContext* ctx, WriteSpan span, const void* map, const TypeDesc* type,
+                        WriteFn key, WriteFn value);
+/// And read: n entries, each a key then a value read from `s` by their routines, refilling the
+/// map (typeinfo/map_refill.h). False when a routine fails or a key comes twice.
+bool read_entries(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type, std::uint64_t n,
+                  SlotReadFn key, SlotReadFn value);
+
 /// What a kernel's get_shared says a shared_ptr's encoding holds.
 inline constexpr std::uint32_t kSharedNull = 0;     // no object
 inline constexpr std::uint32_t kSharedNew = 1;      // an object follows

@@ -13,7 +13,9 @@
 #include "formats/json/json_write.h"
 #include "formats/json/lower_json.h"
 #include "formats/msgpack/lower_msgpack.h"
+#include "formats/msgpack/msgpack_helpers.h"
 #include "formats/msgpack/msgpack_ops.h"
+#include "formats/msgpack/msgpack_slot.h"
 #include "formats/protobuf/lower_protobuf.h"
 #include "formats/protobuf/protobuf_helpers.h"
 #include "formats/protobuf/protobuf_ops.h"
@@ -29,6 +31,9 @@ extern const std::uint64_t jitser_json_kernel_layout;
 extern const unsigned char jitser_protobuf_kernel_bitcode[];
 extern const std::size_t jitser_protobuf_kernel_bitcode_size;
 extern const std::uint64_t jitser_protobuf_kernel_layout;
+extern const unsigned char jitser_msgpack_kernel_bitcode[];
+extern const std::size_t jitser_msgpack_kernel_bitcode_size;
+extern const std::uint64_t jitser_msgpack_kernel_layout;
 // Defined by the kernels, compiled natively: their functions by name.
 extern const jitser::HelperSymbol jitser_binary_kernel_functions[];
 extern const std::size_t jitser_binary_kernel_function_count;
@@ -36,6 +41,8 @@ extern const jitser::HelperSymbol jitser_json_kernel_functions[];
 extern const std::size_t jitser_json_kernel_function_count;
 extern const jitser::HelperSymbol jitser_protobuf_kernel_functions[];
 extern const std::size_t jitser_protobuf_kernel_function_count;
+extern const jitser::HelperSymbol jitser_msgpack_kernel_functions[];
+extern const std::size_t jitser_msgpack_kernel_function_count;
 }
 
 namespace jitser {
@@ -88,6 +95,21 @@ constexpr const char* kProtobufInlined[] = {
     "jitser_protobuf_begin_list",     "jitser_protobuf_next_element",
     "jitser_protobuf_copy_elements"};
 
+// Every function of the MessagePack kernel: its rules, with what is rare (a head that is not a
+// fix form, a long or non-ASCII string) through get_head or out of line.
+constexpr const char* kMsgpackInlined[] = {
+    "jitser_msgpack_put_frame",  "jitser_msgpack_put_bool",       "jitser_msgpack_put_int",
+    "jitser_msgpack_put_uint",   "jitser_msgpack_put_float",      "jitser_msgpack_put_double",
+    "jitser_msgpack_put_string", "jitser_msgpack_put_bytes",      "jitser_msgpack_put_decimal",
+    "jitser_msgpack_put_time",   "jitser_msgpack_put_begin_list", "jitser_msgpack_put_end_list",
+    "jitser_msgpack_open",       "jitser_msgpack_finish",         "jitser_msgpack_get_frame",
+    "jitser_msgpack_get_bool",   "jitser_msgpack_get_int",        "jitser_msgpack_get_uint",
+    "jitser_msgpack_get_float",  "jitser_msgpack_get_double",     "jitser_msgpack_get_string",
+    "jitser_msgpack_get_bytes",  "jitser_msgpack_get_text",       "jitser_msgpack_get_decimal",
+    "jitser_msgpack_get_time",   "jitser_msgpack_get_null",       "jitser_msgpack_get_shared",
+    "jitser_msgpack_begin_list", "jitser_msgpack_begin_object",   "jitser_msgpack_next_field",
+    "jitser_msgpack_skip"};
+
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
           .layout_symbol = nullptr,
@@ -112,6 +134,14 @@ FormatKernel protobuf_kernel() {
           .functions = {jitser_protobuf_kernel_functions, jitser_protobuf_kernel_function_count}};
 }
 
+FormatKernel msgpack_kernel() {
+  return {.bitcode = {jitser_msgpack_kernel_bitcode, jitser_msgpack_kernel_bitcode_size},
+          .layout_symbol = "jitser_msgpack_kernel_layout",
+          .layout = jitser_msgpack_kernel_layout,
+          .inlined = kMsgpackInlined,
+          .functions = {jitser_msgpack_kernel_functions, jitser_msgpack_kernel_function_count}};
+}
+
 void json_finish_write(const RunOptions& options, Buffer& out) {
   if (options.pretty) json::prettify(out);
 }
@@ -128,6 +158,7 @@ constexpr FormatEntry kFormats[] = {
      .slot_bytes = sizeof(binary::Input),
      .write_bound = binary_write_bound,
      .enum_text = nullptr,
+     .object_head = nullptr,
      .helpers = binary_helpers,
      .kernel = binary_kernel},
     {.format = Format::Json,
@@ -141,6 +172,7 @@ constexpr FormatEntry kFormats[] = {
      .slot_bytes = sizeof(Slot),
      .write_bound = json_write_bound,
      .enum_text = json_enum_text,
+     .object_head = nullptr,
      .helpers = json_helpers,
      .kernel = json_kernel},
     {.format = Format::Protobuf,
@@ -154,9 +186,9 @@ constexpr FormatEntry kFormats[] = {
      .slot_bytes = sizeof(Slot),
      .write_bound = protobuf_write_bound,
      .enum_text = nullptr,
+     .object_head = nullptr,
      .helpers = protobuf_helpers,
      .kernel = protobuf_kernel},
-    // Interpreted only until its kernel lands: every policy runs its codecs on the interpreter.
     {.format = Format::Msgpack,
      .name = "msgpack",
      .lower = lower_msgpack,
@@ -165,11 +197,12 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = nullptr,
      .writer = msgpack_writer,
      .reader = msgpack_reader,
-     .slot_bytes = sizeof(Slot),
-     .write_bound = nullptr,
-     .enum_text = nullptr,
-     .helpers = nullptr,
-     .kernel = nullptr},
+     .slot_bytes = msgpack::kSlotBytes,
+     .write_bound = msgpack_write_bound,
+     .enum_text = msgpack_enum_text,
+     .object_head = msgpack_object_head,
+     .helpers = msgpack_helpers,
+     .kernel = msgpack_kernel},
 };
 
 static_assert(

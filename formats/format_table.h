@@ -72,6 +72,10 @@ struct FormatEntry {
   /// An enum's name as the format writes it, for formats that write enums by name (JSON: the
   /// quoted string); null for those that write their integer.
   std::string (*enum_text)(std::string_view name);
+  /// Formats whose objects state their number of fields first (FormatTraits::counted_objects):
+  /// the bytes before an object's fields, for that many fields (MessagePack: a map head). Null
+  /// for the others, which write FormatTraits::Literals::object_begin.
+  std::string (*object_head)(std::size_t fields);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
   /// The kernel; null for a format the JIT does not compile, whose codecs stay on the

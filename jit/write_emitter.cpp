@@ -83,7 +83,7 @@ class WriteEmitter : public WriterBase {
   void expand(std::uint32_t r, Value* base, std::string& literal, std::vector<Step>& out) {
     const Routine& routine = plan_.routines[r];
     check_oneofs(routine, base);
-    if (routine.object) literal += literals_.object_begin;
+    if (routine.object) literal += object_begin(routine.end - routine.begin);
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       if (routine.object) {
@@ -126,13 +126,31 @@ class WriteEmitter : public WriterBase {
     }
   }
 
+  // What goes before an object of n fields: the format's literal, or in formats that count an
+  // object's fields first, its head for n.
+  std::string object_begin(std::size_t n) const {
+    return format_.object_head ? format_.object_head(n) : literals_.object_begin;
+  }
+
   // Fields the options may leave out decide at run time, and so do the separators between them.
   // A run of bounded fields shares one capacity check, for all of them as if none were left out.
+  // Formats that count an object's fields first decide for every field before the first.
   void object_with_omissions(std::uint32_t r, Value* base) {
     const Routine& routine = plan_.routines[r];
     Value* first = local(i1(), "first", 1);
     b_.CreateStore(llvm::ConstantInt::getTrue(ctx_), first);
-    put_literal_with_room(literals_.object_begin);
+    std::vector<Value*> left_out(routine.end - routine.begin, nullptr);
+    if (format_.object_head) {
+      Value* written = c64(0);
+      for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
+        Value*& out = left_out[i - routine.begin];
+        out = left_out_of(plan_.code[i], base);
+        written = b_.CreateAdd(written, b_.CreateZExt(b_.CreateNot(out), i64_));
+      }
+      put_object_head(written, routine.end - routine.begin);
+    } else {
+      put_literal_with_room(literals_.object_begin);
+    }
     for (std::uint32_t i = routine.begin; i < routine.end;) {
       std::uint32_t run = i;
       std::uint64_t fixed = 0;
@@ -144,27 +162,44 @@ class WriteEmitter : public WriterBase {
         fixed += literals_.field_separator.size() + key_before(in).size() + room->fixed;
         if (room->dynamic) dynamic = dynamic ? b_.CreateAdd(dynamic, room->dynamic) : room->dynamic;
       }
+      auto decided = [&](std::uint32_t k) {
+        Value* known = left_out[k - routine.begin];
+        return known ? known : left_out_of(plan_.code[k], base);
+      };
       if (run > i) {
         ensure(dynamic ? b_.CreateAdd(dynamic, c64(fixed)) : c64(fixed));
-        for (; i < run; ++i) field_unless_left_out(plan_.code[i], base, first, true);
+        for (; i < run; ++i) field_unless_left_out(plan_.code[i], base, first, true, decided(i));
       } else {
-        field_unless_left_out(plan_.code[i++], base, first, false);
+        field_unless_left_out(plan_.code[i], base, first, false, decided(i));
+        ++i;
       }
     }
     put_literal_with_room(literals_.object_end);
   }
 
-  // A field of object_with_omissions, with its separator and key: in room already made, or
-  // reserving its own.
-  void field_unless_left_out(const Instr& in, Value* base, Value* first, bool has_room) {
-    BasicBlock* write_it = block("field");
-    BasicBlock* separate = block("field.separator");
-    BasicBlock* key = block("field.key");
-    BasicBlock* next = block("field.next");
+  // The head of an object of `written` of its `most` fields, one constant for each count.
+  void put_object_head(Value* written, std::uint32_t most) {
+    std::size_t room = 0;
+    for (std::uint32_t n = 0; n <= most; ++n) room = std::max(room, object_begin(n).size());
+    ensure(c64(room));
+    BasicBlock* done = block("head.done");
+    llvm::SwitchInst* sw = b_.CreateSwitch(written, done, most + 1);
+    for (std::uint32_t n = 0; n <= most; ++n) {
+      BasicBlock* head = block("head");
+      sw->addCase(llvm::ConstantInt::get(i64_, n), head);
+      b_.SetInsertPoint(head);
+      put_literal(object_begin(n));
+      b_.CreateBr(done);
+    }
+    b_.SetInsertPoint(done);
+  }
+
+  // Whether the options leave out the field `in` of the object at base, as
+  // formats/field_default.h's left_out says, or it holds what a reader makes of it absent.
+  Value* left_out_of(const Instr& in, Value* base) {
     const PlanField& field = plan_.fields[in.field];
     Value* slot = at(base, in.offset);
     const bool no_default = std::holds_alternative<std::monostate>(field.desc->default_value);
-    // What the options leave out, as formats/field_default.h's left_out says.
     Value* left_out = nullptr;
     if (!omitting_ && field.omit_empty && no_default) left_out = holds_zero(in, slot);
     if (!omitting_ && !field.omit_empty) left_out = llvm::ConstantInt::getFalse(ctx_);
@@ -173,7 +208,6 @@ class WriteEmitter : public WriterBase {
                                {const_ptr(field.desc), slot, c32(options_.omit_null),
                                 c32(options_.omit_default), c32(field.omit_empty)});
     }
-    // And what holds what a reader makes of the field absent.
     if (field.omit_absent) {
       Value* is_absent = no_default ? absent(in, *field.desc, slot) : nullptr;
       if (!is_absent) {
@@ -182,6 +216,17 @@ class WriteEmitter : public WriterBase {
       }
       left_out = b_.CreateOr(left_out, is_absent);
     }
+    return left_out;
+  }
+
+  // A field of object_with_omissions, with its separator and key unless `left_out`: in room
+  // already made, or reserving its own.
+  void field_unless_left_out(const Instr& in, Value* base, Value* first, bool has_room,
+                             Value* left_out) {
+    BasicBlock* write_it = block("field");
+    BasicBlock* separate = block("field.separator");
+    BasicBlock* key = block("field.key");
+    BasicBlock* next = block("field.next");
     b_.CreateCondBr(left_out, next, write_it);
     b_.SetInsertPoint(write_it);
     b_.CreateCondBr(b_.CreateLoad(i1(), first), key, separate);
@@ -246,7 +291,7 @@ class WriteEmitter : public WriterBase {
     const Instr& inner = plan_.code[element.begin];
     if (inner.offset != 0 || !is_leaf(inner.op) || inner.op == Op::Frame) return nullptr;
     // A struct of that one field is a leaf only where the format frames objects with nothing.
-    if (element.object && (!literals_.object_begin.empty() || !literals_.object_end.empty() ||
+    if (element.object && (!object_begin(1).empty() || !literals_.object_end.empty() ||
                            !plan_.fields[inner.field].key.empty())) {
       return nullptr;
     }

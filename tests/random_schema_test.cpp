@@ -324,7 +324,8 @@ TEST_P(RandomSchemaCached, CodeFromTheCacheAgreesWithTheInterpreter) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, RandomSchemaCached,
-                         ::testing::Values(Format::Binary, Format::Json, Format::Protobuf),
+                         ::testing::Values(Format::Binary, Format::Json, Format::Protobuf,
+                                           Format::Msgpack),
                          [](const ::testing::TestParamInfo<Format>& param) {
                            return std::string(format_name(param.param));
                          });

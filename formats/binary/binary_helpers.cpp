@@ -9,7 +9,6 @@
 #include "formats/binary/value_binary.h"
 #include "formats/binary/wire.h"
 #include "formats/time_ticks.h"
-#include "typeinfo/map_refill.h"
 #include "typeinfo/strings.h"
 #include "typeinfo/utf8.h"
 
@@ -43,24 +42,13 @@ WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::
                                   const void* map, const TypeDesc* type, std::uint32_t header,
                                   WriteFn key, WriteFn value, const std::uint8_t*, std::size_t) {
   WriteSpan span{cursor, limit};
-  const MapOps& ops = *type->map_ops;
-  const std::size_t n = ops.size(type, map);
+  const std::size_t n = type->map_ops->size(type, map);
   if (static_cast<std::size_t>(limit - cursor) < wire::kMaxVarintBytes + 1)
     span = jitser_rt_grow(ctx, cursor, wire::kMaxVarintBytes + 1);
   span.cursor = wire::put_varuint(span.cursor, n);
   if (n == 0) return span;
   *span.cursor++ = static_cast<std::uint8_t>(header);
-  alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
-  ops.begin(type, map, iterator);
-  const void* k;
-  const void* v;
-  while (ops.next(type, iterator, &k, &v)) {
-    span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
-    if (!span.cursor) return span;
-    span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
-    if (!span.cursor) return span;
-  }
-  return span;
+  return write_entries(ctx, span, map, type, key, value);
 }
 
 bool jitser_binary_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
@@ -111,14 +99,7 @@ bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc
   std::uint8_t h = 0;
   if (!binary::count(in, min_entry, n)) return false;
   if (n && (!binary::byte(in, h) || h != header)) return false;
-  MapRefill refill(*type, map, n);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    if (!key(ctx, s, static_cast<std::uint8_t*>(refill.key()))) return false;
-    const void* stored_key = nullptr;
-    void* v = refill.insert(&stored_key);
-    if (!v || !value(ctx, s, static_cast<std::uint8_t*>(v))) return false;
-  }
-  return true;
+  return read_entries(ctx, s, map, type, n, key, value);
 }
 
 }  // extern "C"

@@ -14,10 +14,7 @@ class MsgpackLowering : public Lowering {
   // A field's key is its name as a str in its shortest head; a reader's raw key is the key's
   // bytes as they came, head included, so a key written so matches on one compare.
   void keys(const FieldDesc& f, PlanField& field) override {
-    std::uint8_t head[msgpack::kMaxHead];
-    const std::uint8_t* end = msgpack::put_str_head(head, f.name.size());
-    field.key.assign(reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head));
-    field.key += f.name;
+    field.key = msgpack::str_item(f.name);
     field.match = field.key;
   }
 

@@ -5,10 +5,10 @@
 #include "formats/msgpack/msgpack_ops.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <string>
 
+#include "formats/msgpack/read_rules.h"
 #include "formats/msgpack/value_msgpack.h"
 #include "formats/msgpack/wire.h"
 #include "formats/time_ticks.h"
@@ -241,16 +241,17 @@ class MsgpackReader final : public FormatReader {
           return mismatch(f, h, "a decimal ([unscaled, scale])", start);
         }
         Head unscaled, scale;
-        std::int64_t u = 0, s = 0;
+        std::int64_t u = 0;
+        std::int32_t s = 0;
         if (!head(unscaled, f)) return false;
         if (!msgpack::as_signed(unscaled, u)) {
           return f.set(Errc::out_of_range, "a decimal's unscaled value is not an int64", at(start));
         }
         if (!head(scale, f)) return false;
-        if (!msgpack::as_signed(scale, s) || s < INT32_MIN || s > INT32_MAX) {
+        if (!msgpack::scale_of(scale, s)) {
           return f.set(Errc::out_of_range, "a decimal's scale is not an int32", at(start));
         }
-        *static_cast<Decimal*>(p) = Decimal{u, static_cast<std::int32_t>(s)};
+        *static_cast<Decimal*>(p) = Decimal{u, s};
         return true;
       }
       case Op::Time: return time(in, h, p, f, start);
@@ -421,84 +422,31 @@ class MsgpackReader final : public FormatReader {
     if (h.type != Type::Int && h.type != Type::UInt) {
       return mismatch(f, h, (std::string("an integer (") + int_name(in) + ")").c_str(), start);
     }
-    const bool negative = h.type == Type::Int;
-    const unsigned bits = 8 * in.width;
-    bool fits;
-    if (in.op == Op::UInt) {
-      fits = !negative && (bits == 64 || (h.bits >> bits) == 0);
-    } else if (negative) {
-      fits = bits == 64 || static_cast<std::int64_t>(h.bits) >= -(std::int64_t{1} << (bits - 1));
-    } else {
-      fits = h.bits < (std::uint64_t{1} << (bits - 1));
-    }
-    if (!fits) {
-      const std::string value =
-          negative ? std::to_string(static_cast<std::int64_t>(h.bits)) : std::to_string(h.bits);
+    if (!msgpack::int_fits(h, in.op == Op::Int, in.width)) {
+      const std::string value = h.type == Type::Int
+                                    ? std::to_string(static_cast<std::int64_t>(h.bits))
+                                    : std::to_string(h.bits);
       return f.set(Errc::out_of_range, value + " does not fit " + int_name(in), at(start));
     }
     std::memcpy(p, &h.bits, in.width);  // little-endian: the low bytes
     return true;
   }
 
-  // A float 32 into either width; a float 64 into a double, or into a float when it holds the
-  // same value; an integer that the field's type holds exactly.
   bool floating(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
-    double d;
-    switch (h.type) {
-      case Type::Float32: {
-        float x;
-        const auto bits = static_cast<std::uint32_t>(h.bits);
-        std::memcpy(&x, &bits, 4);
-        if (in.width == 4) {
-          std::memcpy(p, &x, 4);
-          return true;
-        }
-        d = x;
-        break;
-      }
-      case Type::Float64: std::memcpy(&d, &h.bits, 8); break;
-      case Type::Int:
-      case Type::UInt: {
-        const bool negative = h.type == Type::Int;
-        d = negative ? static_cast<double>(static_cast<std::int64_t>(h.bits))
-                     : static_cast<double>(h.bits);
-        const bool exact = negative ? d >= -0x1p63 && static_cast<std::int64_t>(d) ==
-                                                          static_cast<std::int64_t>(h.bits)
-                                    : d < 0x1p64 && static_cast<std::uint64_t>(d) == h.bits;
-        if (!exact) {
-          return f.set(Errc::out_of_range, "an integer a double cannot hold exactly", at(start));
-        }
-        break;
-      }
-      default: return mismatch(f, h, "a number", start);
+    switch (msgpack::to_floating(h, in.width, p)) {
+      case Errc::ok: return true;
+      case Errc::type_mismatch: return mismatch(f, h, "a number", start);
+      default:
+        return f.set(Errc::out_of_range,
+                     std::string("a number a ") + (in.width == 4 ? "float" : "double") +
+                         " cannot hold exactly",
+                     at(start));
     }
-    if (in.width == 8) {
-      std::memcpy(p, &d, 8);
-      return true;
-    }
-    const auto x = static_cast<float>(d);
-    if (static_cast<double>(x) != d && !std::isnan(d)) {
-      return f.set(Errc::out_of_range, "a number a float cannot hold exactly", at(start));
-    }
-    std::memcpy(p, &x, 4);
-    return true;
   }
 
-  // An enum by its name, or by its integer when that is declared.
+  // An enum by its name.
   bool enumerator(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
     const TypeDesc& e = *in.type;
-    if (h.type == Type::Int || h.type == Type::UInt) {
-      std::int64_t v = 0;
-      if (msgpack::as_signed(h, v) && enum_declared(e, v)) {
-        std::memcpy(p, &v, e.size);
-        return true;
-      }
-      return f.set(Errc::unknown_enum,
-                   (h.type == Type::Int ? std::to_string(static_cast<std::int64_t>(h.bits))
-                                        : std::to_string(h.bits)) +
-                       " is not a value of " + e.name,
-                   at(start));
-    }
     std::string_view s;
     if (h.type != Type::Str) return mismatch(f, h, "an enum name", start);
     if (!str(h, s, f, start)) return false;
@@ -514,7 +462,6 @@ class MsgpackReader final : public FormatReader {
 
   // A timestamp from any of the extension's three forms; a duration from an integer.
   bool time(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
-    const TimeUnit unit = in.type->unit;
     std::int64_t ticks = 0;
     if (in.type->kind == Kind::Duration) {
       if (!msgpack::as_signed(h, ticks)) {
@@ -526,33 +473,18 @@ class MsgpackReader final : public FormatReader {
       std::memcpy(p, &ticks, 8);
       return true;
     }
-    if (h.type != Type::Ext || h.ext != msgpack::kTimestampType) {
-      return mismatch(f, h, "a timestamp (extension type -1)", start);
-    }
+    if (!msgpack::is_timestamp(h)) return mismatch(f, h, "a timestamp (extension type -1)", start);
     if (!payload(h, f, start)) return false;
-    std::int64_t seconds = 0;
-    std::uint64_t nanos = 0;
-    switch (h.bits) {
-      case 4: seconds = static_cast<std::int64_t>(msgpack::get_be(p_, 4)); break;
-      case 8: {
-        const std::uint64_t packed = msgpack::get_be(p_, 8);
-        nanos = packed >> 34;
-        seconds = static_cast<std::int64_t>(packed & ((std::uint64_t{1} << 34) - 1));
-        break;
-      }
-      case 12:
-        nanos = msgpack::get_be(p_, 4);
-        seconds = static_cast<std::int64_t>(msgpack::get_be(p_ + 4, 8));
-        break;
-      default:
+    switch (msgpack::timestamp_ticks(h, p_, in.type->unit, ticks)) {
+      case Errc::ok: break;
+      case Errc::syntax_error:
         return f.set(Errc::syntax_error,
                      "a timestamp of " + std::to_string(h.bits) + " bytes, not 4, 8 or 12",
                      at(start));
+      default:
+        return f.set(Errc::out_of_range, "a timestamp this field's unit cannot hold", at(start));
     }
     p_ += h.bits;
-    if (nanos >= 1000000000 || !join_ticks(seconds, nanos, unit, ticks)) {
-      return f.set(Errc::out_of_range, "a timestamp this field's unit cannot hold", at(start));
-    }
     std::memcpy(p, &ticks, 8);
     return true;
   }
@@ -572,5 +504,30 @@ const FormatWriter& msgpack_writer() {
 }
 
 FormatReader* msgpack_reader(void* storage) { return make_reader<MsgpackReader>(storage); }
+
+std::string msgpack_enum_text(std::string_view name) { return msgpack::str_item(name); }
+
+std::string msgpack_object_head(std::size_t fields) {
+  std::uint8_t head[msgpack::kMaxHead];
+  const std::uint8_t* end = msgpack::put_map_head(head, fields);
+  return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
+}
+
+WriteBound msgpack_write_bound(const Instr& in) {
+  switch (in.op) {
+    case Op::Bool: return {.fixed = 1};
+    case Op::Int:
+    case Op::UInt: return {.fixed = msgpack::kMaxNumber};
+    case Op::Float: return {.fixed = in.width == 4 ? 5u : 9u};
+    // jitser_msgpack_put_string may copy a word past a short string's end.
+    case Op::String: return {.fixed = msgpack::kMaxHead + 16, .per_byte = 1, .fallible = true};
+    case Op::Bytes: return {.fixed = msgpack::kMaxHead, .per_byte = 1};
+    case Op::Decimal: return {.fixed = 1 + 2 * msgpack::kMaxNumber};
+    case Op::Time: return {.fixed = msgpack::kMaxTimestamp};
+    case Op::List:
+    case Op::Array: return {.fixed = msgpack::kMaxHead};
+    default: return {};
+  }
+}
 
 }  // namespace jitser

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 namespace jitser::msgpack {
 
@@ -118,6 +120,14 @@ inline std::uint8_t* put_array_head(std::uint8_t* out, std::uint64_t n) {
 inline std::uint8_t* put_map_head(std::uint8_t* out, std::uint64_t n) {
   return put_head(out, 0x80, 4, kMap16, false, n);
 }
+/// Text as a str item in its shortest head: a key or an enum's name as written.
+inline std::string str_item(std::string_view text) {
+  std::uint8_t head[kMaxHead];
+  const std::uint8_t* end = put_str_head(head, text.size());
+  std::string item(reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head));
+  return item.append(text);
+}
+
 /// bin 8, 16 or 32: bin has no fix form.
 inline std::uint8_t* put_bin_head(std::uint8_t* out, std::uint64_t n) {
   return put_head(out, 0, 0, kBin8, true, n);
