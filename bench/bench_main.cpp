@@ -22,6 +22,7 @@
 #include "bench/generated_types.h"
 #include "bench/payloads.h"
 #include "bench/peers/json_peers.h"
+#include "bench/peers/msgpack_peers.h"
 #include "bench/peers/protobuf_dynamic.h"
 #include "bench/peers/protobuf_peer.h"
 
@@ -536,6 +537,44 @@ void register_json_peers(const std::string& payload, const T& sample,
   }
 }
 
+// msgpack-cxx in its two layouts: msgpack/<payload>/<op>/msgpack_cxx_map and _array, each
+// reading the bytes it wrote (the map layout's are the document jitser writes).
+template <class T>
+void register_msgpack_peers(const std::string& payload, const T& sample) {
+  namespace peers = bench::msgpack_peers;
+  const std::string prefix = "msgpack/" + payload + "/";
+  for (auto [impl, layout] : {std::pair{"msgpack_cxx_map", peers::Layout::Map},
+                              std::pair{"msgpack_cxx_array", peers::Layout::Array}}) {
+    auto peer = std::make_shared<peers::MsgpackCxx<T>>(layout, sample);
+    benchmark::RegisterBenchmark(
+        (prefix + "serialize/" + impl).c_str(), [peer](benchmark::State& state) {
+          std::size_t size = 0;
+          for (auto _ : state) {
+            const auto bytes = peer->write();
+            benchmark::DoNotOptimize(bytes.data());
+            size = bytes.size();
+          }
+          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+        });
+    const auto written = peer->write();
+    auto input = std::make_shared<std::vector<std::uint8_t>>(written.begin(), written.end());
+    benchmark::RegisterBenchmark(
+        (prefix + "deserialize/" + impl).c_str(), [peer, input, sample](benchmark::State& state) {
+          if (!peer->read(*input) || !(peer->value() == sample)) {
+            state.SkipWithError("round trip does not give back an equal value");
+            return;
+          }
+          for (auto _ : state) {
+            if (!peer->read(*input)) {
+              state.SkipWithError("deserialize failed");
+              break;
+            }
+          }
+          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input->size()));
+        });
+  }
+}
+
 // The same document with every object's keys in reverse order.
 nlohmann::ordered_json reversed(const nlohmann::ordered_json& j) {
   if (j.is_array()) {
@@ -806,6 +845,8 @@ int main(int argc, char** argv) {
       }
     });
   }
+  bench::msgpack_peers::for_each_payload(
+      [](const char* name, const auto& value) { register_msgpack_peers(name, value); });
   // First-tier code, which runs while optimized code compiles (docs/jit.md).
   for (const Format format : all_formats()) {
     if (!format_compiles(format)) continue;

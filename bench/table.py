@@ -50,9 +50,20 @@ TARGETS = [
 ] + [
     ("protobuf", "MediaContent", op, "jit", "interp", 3.0) for op in ("serialize", "deserialize")
 ] + [
+    # MessagePack against msgpack-cxx with MSGPACK_DEFINE_MAP, the same document
+    ("msgpack", "MediaContent", "serialize", "jit", "msgpack_cxx_map", 4.0),
+    ("msgpack", "MediaContent", "deserialize", "jit", "msgpack_cxx_map", 20.0),
+] + [
+    ("msgpack", "MediaContent", op, "jit", "interp", 3.0) for op in ("serialize", "deserialize")
+] + [
+    # the two large collections: at least as fast as the faster of msgpack-cxx's layouts
+    ("msgpack", payload, op, "jit", peer, 1.0)
+    for payload in ("StringList", "StringMap") for op in ("serialize", "deserialize")
+    for peer in ("msgpack_cxx_map", "msgpack_cxx_array")
+] + [
     # first-tier code (docs/jit.md), which runs while optimized code compiles
     (fmt, "MediaContent", op, "first", "interp", 2.0)
-    for fmt in ("binary", "json", "protobuf") for op in ("serialize", "deserialize")
+    for fmt in ("binary", "json", "protobuf", "msgpack") for op in ("serialize", "deserialize")
 ]
 # (format, payload, op, impl, other payload, at most this many times slower than on it)
 SLOWDOWN_LIMITS = [

@@ -8,7 +8,7 @@ packages=(
   libxxhash-dev libgtest-dev libbenchmark-dev
   llvm-19-dev clang-19 libclang-rt-19-dev libfuzzer-19-dev
   libprotobuf-dev libprotoc-dev protobuf-compiler
-  libsimdjson-dev rapidjson-dev nlohmann-json3-dev
+  libsimdjson-dev rapidjson-dev nlohmann-json3-dev libmsgpack-cxx-dev libcbor-dev
 )
 
 missing=()
