@@ -18,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/json_test_suite.sh build-data/json-test-suite
+scripts/msgpack_test_suite.sh build-data/msgpack-test-suite
 jobs=$(nproc)
 
 echo "== build and test (RelWithDebInfo, every JITSER_JIT policy)"

@@ -11,59 +11,10 @@
 #include <sstream>
 
 #include "support.h"
+#include "value_json.h"
 
 namespace jitser {
 namespace {
-
-// Whether jitser's reading of a document holds what nlohmann's does. A repeated key: a Value
-// keeps every member, nlohmann the last one's value.
-::testing::AssertionResult agrees(const Value& v, const nlohmann::ordered_json& j) {
-  auto no = [&] {
-    return ::testing::AssertionFailure()
-           << "nlohmann reads " << j.dump() << ", jitser a " << value_type_name(v.type());
-  };
-  switch (v.type()) {
-    case Value::Type::Null: return j.is_null() ? ::testing::AssertionSuccess() : no();
-    case Value::Type::Bool:
-      return j.is_boolean() && j.get<bool>() == v.as_bool() ? ::testing::AssertionSuccess() : no();
-    case Value::Type::Int:
-      return j.is_number_integer() && j.get<std::int64_t>() == v.as_int()
-                 ? ::testing::AssertionSuccess()
-                 : no();
-    case Value::Type::UInt:
-      return j.is_number_unsigned() && j.get<std::uint64_t>() == v.as_uint()
-                 ? ::testing::AssertionSuccess()
-                 : no();
-    case Value::Type::Double:
-      return j.is_number() && j.get<double>() == v.as_double() ? ::testing::AssertionSuccess()
-                                                               : no();
-    case Value::Type::String:
-      return j.is_string() && j.get<std::string>() == v.as_string() ? ::testing::AssertionSuccess()
-                                                                    : no();
-    case Value::Type::Array: {
-      if (!j.is_array() || j.size() != v.as_array().size()) return no();
-      for (std::size_t i = 0; i < j.size(); ++i) {
-        if (auto r = agrees(v.as_array()[i], j[i]); !r) return r;
-      }
-      return ::testing::AssertionSuccess();
-    }
-    case Value::Type::Map: {
-      if (!j.is_object()) return no();
-      std::size_t distinct = 0;
-      for (std::size_t i = 0; i < v.as_map().size(); ++i) {
-        const auto& [key, value] = v.as_map()[i];
-        bool later = false;
-        for (std::size_t k = i + 1; k < v.as_map().size(); ++k) later |= v.as_map()[k].first == key;
-        if (later) continue;
-        ++distinct;
-        if (!j.contains(key)) return no() << " (key " << key << ")";
-        if (auto r = agrees(value, j.at(key)); !r) return r;
-      }
-      return distinct == j.size() ? ::testing::AssertionSuccess() : no();
-    }
-    default: return no();  // bytes and decimals are never read from JSON
-  }
-}
 
 TEST(JsonConformance, ParsingSuite) {
   const char* dir = std::getenv("JITSER_JSON_TEST_SUITE");
@@ -87,7 +38,7 @@ TEST(JsonConformance, ParsingSuite) {
     switch (name[0]) {
       case 'y': {
         ASSERT_TRUE(read.ok()) << name << ": " << read.to_string();
-        EXPECT_TRUE(agrees(v, nlohmann::ordered_json::parse(s))) << name;
+        EXPECT_TRUE(test::agrees(v, nlohmann::ordered_json::parse(s))) << name;
         Buffer out;
         ASSERT_TRUE(codec.serialize(v, out).ok()) << name;
         Value again;
