@@ -7,6 +7,7 @@
 #include <map>
 
 #include "bench/payloads.h"
+#include "formats/msgpack/wire.h"
 #include "support.h"
 
 namespace jitser {
@@ -160,6 +161,43 @@ TEST(Msgpack, StringsBytesAndBools) {
   One<bool> b;
   st = read_hex(std::string(kOneV) + " 01", b);
   EXPECT_EQ(st.code(), Errc::type_mismatch) << st.to_string();
+}
+
+// Strings of every length up to past the short and word-at-a-time paths: ASCII and multi-byte
+// text is written as it is and read back, and a byte that is not UTF-8, wherever it is, is
+// refused both ways.
+TEST(Msgpack, StringsOfEveryLengthAreCheckedAsUtf8) {
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::string>(e).ok());
+  Codec<One<std::string>> codec = test::codec_of<One<std::string>>(e, Format::Msgpack);
+  for (std::size_t n = 0; n <= 70; ++n) {
+    for (const char* odd : {"", "\xC3\xA9", "\xFF"}) {
+      for (std::size_t at : {std::size_t{0}, n / 2, n}) {
+        std::string s(n, 'a');
+        s.insert(at, odd);
+        SCOPED_TRACE(
+            test::to_hex(std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())));
+        Buffer out;
+        const Status w = codec.serialize(One<std::string>{s}, out);
+        if (std::string(odd) == "\xFF") {
+          EXPECT_EQ(w.code(), Errc::invalid_utf8) << w.to_string();
+          // The same bytes as a str, read.
+          std::vector<std::uint8_t> bad = test::from_hex(kOneV);
+          std::uint8_t head[5];
+          const std::uint8_t* end = msgpack::put_str_head(head, s.size());
+          bad.insert(bad.end(), static_cast<const std::uint8_t*>(head), end);
+          bad.insert(bad.end(), s.begin(), s.end());
+          One<std::string> back;
+          EXPECT_EQ(codec.deserialize(bad, back).code(), Errc::invalid_utf8);
+          continue;
+        }
+        ASSERT_TRUE(w.ok()) << w.to_string();
+        One<std::string> back;
+        ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+        EXPECT_EQ(back.v, s);
+      }
+    }
+  }
 }
 
 TEST(Msgpack, EnumsByNameAndContainers) {

@@ -60,13 +60,44 @@ std::uint8_t* jitser_msgpack_put_double(std::uint8_t* out, double v, std::uint32
   return msgpack::put_double(out, v);
 }
 
-// A string of up to 15 ASCII bytes is copied as one 16-byte word: a std::string's storage always
-// holds 16 bytes (its local buffer, or a heap block of more than 15 and a terminator), and the
-// room reserved has a word to spare. Anything else is checked as UTF-8 by the host.
+}  // extern "C"
+
+namespace {
+
+// Whether the n >= 16 bytes at data are ASCII (and so UTF-8), 16 at a time, the last 16
+// overlapping those before.
+[[gnu::always_inline]] inline bool all_ascii(const char* data, std::size_t n) {
+  using Word = unsigned char __attribute__((vector_size(16)));
+  Word any = {};
+  Word w;
+  for (std::size_t i = 0; i + 16 <= n; i += 16) {
+    std::memcpy(&w, data + i, 16);
+    any |= w;
+  }
+  std::memcpy(&w, data + n - 16, 16);
+  any |= w;
+  std::uint64_t halves[2];
+  std::memcpy(halves, &any, 16);
+  return ((halves[0] | halves[1]) & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+// A string of ASCII bytes, the common case, is checked and copied here: one of up to 15 as one
+// 16-byte word (a std::string's storage always holds 16 bytes, its local buffer or a heap block
+// of more than 15 and a terminator, and the room reserved has a word to spare). Anything else is
+// checked as UTF-8 by the host.
 std::uint8_t* jitser_msgpack_put_string(std::uint8_t* out, const char* data, std::size_t n) {
   out = msgpack::put_str_head(out, n);
-  if (n <= 15 && ascii_prefix(data, n)) {
-    std::memcpy(out, data, 16);
+  if (n <= 15) {
+    if (ascii_prefix(data, n)) {
+      std::memcpy(out, data, 16);
+      return out + n;
+    }
+  } else if (all_ascii(data, n)) {
+    std::memcpy(out, data, n);
     return out + n;
   }
   return jitser_msgpack_put_text(out, data, n);
@@ -131,7 +162,7 @@ bool jitser_msgpack_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std
     return true;
   }
   Head h;
-  if (!msgpack::head(in, h) || (h.type != Type::Int && h.type != Type::UInt) ||
+  if (!msgpack::number_head(in, h) || (h.type != Type::Int && h.type != Type::UInt) ||
       !msgpack::int_fits(h, true, width)) {
     return false;
   }
@@ -146,7 +177,7 @@ bool jitser_msgpack_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, s
     return true;
   }
   Head h;
-  if (!msgpack::head(in, h) || h.type != Type::UInt || !msgpack::int_fits(h, false, width)) {
+  if (!msgpack::number_head(in, h) || h.type != Type::UInt || !msgpack::int_fits(h, false, width)) {
     return false;
   }
   *out = h.bits;
@@ -155,12 +186,12 @@ bool jitser_msgpack_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, s
 
 bool jitser_msgpack_get_float(Slot* s, float* out, std::uint32_t) {
   Head h;
-  return msgpack::head(input(s), h) && msgpack::to_floating(h, 4, out) == Errc::ok;
+  return msgpack::number_head(input(s), h) && msgpack::to_floating(h, 4, out) == Errc::ok;
 }
 
 bool jitser_msgpack_get_double(Slot* s, double* out, std::uint32_t) {
   Head h;
-  return msgpack::head(input(s), h) && msgpack::to_floating(h, 8, out) == Errc::ok;
+  return msgpack::number_head(input(s), h) && msgpack::to_floating(h, 8, out) == Errc::ok;
 }
 
 // A str of up to 15 ASCII bytes, with 16 readable, is stored without a call; any other is
@@ -219,7 +250,7 @@ bool jitser_msgpack_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
                              std::uint32_t is_duration, std::uint32_t) {
   Input& in = input(s);
   Head h;
-  if (!msgpack::head(in, h)) return false;
+  if (!msgpack::number_head(in, h)) return false;
   if (is_duration) return msgpack::as_signed(h, *ticks);
   if (!msgpack::is_timestamp(h) || h.bits > static_cast<std::uint64_t>(in.end - in.p) ||
       msgpack::timestamp_ticks(h, in.p, static_cast<TimeUnit>(unit), *ticks) != Errc::ok) {
@@ -285,6 +316,21 @@ std::int32_t jitser_msgpack_next_field(Slot* iterator, Slot* value, const char**
   return 1;
 }
 
+// The key as written for the field expected next, compared where the next key starts: fields
+// in declaration order, as jitser writes them, are read without a dispatch on their keys.
+bool jitser_msgpack_expect_field(Slot* iterator, Slot* value, const char* key,
+                                 std::uint32_t key_size) {
+  Input& in = input(iterator);
+  if (msgpack::left(iterator) == 0 || static_cast<std::size_t>(in.end - in.p) < key_size ||
+      std::memcmp(in.p, key, key_size) != 0) {
+    return false;
+  }
+  --msgpack::left(iterator);
+  in.p += key_size;
+  msgpack::set_input(value, &in);
+  return true;
+}
+
 bool jitser_msgpack_skip(Slot* value) {
   return msgpack::skip(input(value).p, input(value).end) == msgpack::SkipStatus::ok;
 }
@@ -311,6 +357,7 @@ const void* const jitser_msgpack_calls[] = {
 JITSER_KERNEL_FUNCTIONS(msgpack,
     JITSER_KERNEL_FUNCTION(jitser_msgpack_begin_list),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_begin_object),
+    JITSER_KERNEL_FUNCTION(jitser_msgpack_expect_field),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_finish),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_bool),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_bytes),

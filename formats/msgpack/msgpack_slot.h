@@ -46,6 +46,30 @@ JITSER_MSGPACK_INLINE bool head(Input& in, Head& h) {
   return get_head(in.p, in.end, h) == HeadStatus::ok;
 }
 
+/// An item's head, with the number forms read in line (get_sized_int, and float 32 and 64),
+/// the others by get_head.
+JITSER_MSGPACK_INLINE bool number_head(Input& in, Head& h) {
+  if (in.p == in.end) return false;
+  const std::uint8_t b = *in.p;
+  if (b >= kUint8 && b <= 0xd3) return get_sized_int(in.p, in.end, h) == HeadStatus::ok;
+  if (b == kFloat32 || b == kFloat64) {
+    const unsigned bytes = b == kFloat32 ? 4 : 8;
+    if (static_cast<std::size_t>(in.end - in.p) <= bytes) return false;
+    if (bytes == 4) {
+      std::uint32_t x;
+      std::memcpy(&x, in.p + 1, 4);
+      h.bits = __builtin_bswap32(x);
+    } else {
+      std::memcpy(&h.bits, in.p + 1, 8);
+      h.bits = __builtin_bswap64(h.bits);
+    }
+    h.type = b == kFloat32 ? Type::Float32 : Type::Float64;
+    in.p += 1 + bytes;
+    return true;
+  }
+  return head(in, h);
+}
+
 /// A head of the family `type`, read in line when it is the fix form under `fix` (of `mask`
 /// bits), the common case, and by get_head otherwise.
 JITSER_MSGPACK_INLINE bool head_of(Input& in, Type type, std::uint8_t fix, std::uint8_t mask,

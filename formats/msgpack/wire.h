@@ -180,6 +180,44 @@ struct Head {
 
 enum class HeadStatus : std::uint8_t { ok, truncated, never_used };
 
+/// The integer forms with a format byte and a big-endian value (uint 8 to 64 at 0xcc-0xcf, int
+/// 8 to 64 at 0xd0-0xd3), for the head at p, which is one (p < end): small enough to inline
+/// where integers are read. A signed form's value that is not negative is a UInt.
+inline HeadStatus get_sized_int(const std::uint8_t*& p, const std::uint8_t* end, Head& h) {
+  const std::uint8_t b = *p;
+  const unsigned bytes = 1u << (b & 3);
+  if (static_cast<std::size_t>(end - p) <= bytes) return HeadStatus::truncated;
+  std::uint64_t v = 0;
+  switch (bytes) {
+    case 1: v = p[1]; break;
+    case 2: {
+      std::uint16_t x;
+      std::memcpy(&x, p + 1, 2);
+      v = __builtin_bswap16(x);
+      break;
+    }
+    case 4: {
+      std::uint32_t x;
+      std::memcpy(&x, p + 1, 4);
+      v = __builtin_bswap32(x);
+      break;
+    }
+    default: std::memcpy(&v, p + 1, 8); v = __builtin_bswap64(v);
+  }
+  h.type = Type::UInt;
+  h.boolean = false;
+  h.ext = 0;
+  if (b >= kInt8) {
+    // Sign-extended from its width.
+    const unsigned shift = 64 - 8 * bytes;
+    v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+    if (static_cast<std::int64_t>(v) < 0) h.type = Type::Int;
+  }
+  h.bits = v;
+  p += 1 + bytes;
+  return HeadStatus::ok;
+}
+
 /// Reads the head at p (not past end): after it, p is at the payload of a str, bin or ext, and
 /// past any other item whole. Lengths are not checked against what is left.
 inline HeadStatus get_head(const std::uint8_t*& p, const std::uint8_t* end, Head& h) {
@@ -248,22 +286,14 @@ inline HeadStatus get_head(const std::uint8_t*& p, const std::uint8_t* end, Head
     }
     case kFloat32: return sized(Type::Float32, 4);
     case kFloat64: return sized(Type::Float64, 8);
-    case 0xcc: return sized(Type::UInt, 1);
-    case 0xcd: return sized(Type::UInt, 2);
-    case 0xce: return sized(Type::UInt, 4);
-    case 0xcf: return sized(Type::UInt, 8);
+    case 0xcc:
+    case 0xcd:
+    case 0xce:
+    case 0xcf:
     case 0xd0:
     case 0xd1:
     case 0xd2:
-    case 0xd3: {
-      const unsigned bytes = 1u << (b - 0xd0);
-      if (sized(Type::Int, bytes) != HeadStatus::ok) return HeadStatus::truncated;
-      // Sign-extended from its width; a value that is not negative is a UInt, however written.
-      const unsigned shift = 64 - 8 * bytes;
-      h.bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(h.bits << shift) >> shift);
-      if (static_cast<std::int64_t>(h.bits) >= 0) h.type = Type::UInt;
-      return HeadStatus::ok;
-    }
+    case 0xd3: return get_sized_int(p, end, h);
     case 0xd4:
     case 0xd5:
     case 0xd6:
