@@ -101,6 +101,7 @@ constexpr const char* kCacheUsage =
 
 constexpr const char* kConvertUsage =
     "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
+    "       jitser convert --type Value --from F --to F [--records] [--pretty]\n"
     "\n"
     "Reads a value of type T in format --from from stdin and writes it in format --to to\n"
     "stdout. Input that is not a valid T is an error (exit status 1) that names the field and\n"
@@ -108,7 +109,8 @@ constexpr const char* kConvertUsage =
     "\n"
     "  --schema FILE  the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR         where a .proto schema's imports are found (repeatable)\n"
-    "  --type T       a type from `jitser types`\n"
+    "  --type T       a type from `jitser types`, or Value: a document of any shape, read as\n"
+    "                 a jitser::Value (no schema needed)\n"
     "  --from F       binary, json, protobuf or msgpack\n"
     "  --to F         binary, json, protobuf or msgpack\n"
     "  --records      a stream of values rather than one: JSON one document a line, the others\n"
@@ -421,13 +423,24 @@ int convert(int argc, char** argv) {
   options.jit = records ? JitPolicy::Async : JitPolicy::Off;
   options.pretty = args.values.count("--pretty") > 0;
   Engine engine(options);
-  if (int code = 0; !load_schema(engine, args, kConvertUsage, code)) return code;
-  Result<DynCodec> reader = engine.codec(args.values["--type"], *from);
+  // A document of unknown shape is read as a jitser::Value, which needs no schema.
+  const bool any_shape = args.values["--type"] == "Value";
+  if (int code = 0; (!any_shape || args.values.count("--schema")) &&
+                    !load_schema(engine, args, kConvertUsage, code)) {
+    return code;
+  }
+  auto codec = [&](Format format) -> Result<DynCodec> {
+    if (!any_shape) return engine.codec(args.values["--type"], format);
+    Result<Codec<Value>> typed = engine.codec<Value>(format);
+    if (!typed) return typed.status();
+    return typed->dyn();
+  };
+  Result<DynCodec> reader = codec(*from);
   if (!reader) {
     return fail(reader.status().to_string() + " (`jitser types` lists the known types)",
                 kConvertUsage);
   }
-  Result<DynCodec> writer = engine.codec(args.values["--type"], *to);
+  Result<DynCodec> writer = codec(*to);
   if (!writer) return fail(writer.status().to_string(), kConvertUsage);
 
   if (records) return convert_records(*reader, *writer, args.values["--type"]);

@@ -1,6 +1,7 @@
 # `jitser convert` end to end: JSON to binary and back gives the same document; keys in another
 # order, whitespace and unknown keys are read; bad input exits non-zero naming field and offset;
-# streams of records convert both ways, and a bad record is named.
+# streams of records convert both ways, and a bad record is named; a document of any shape
+# converts as a jitser::Value.
 # Run with -DTOOL=<jitser> -DSCHEMA=<examples/payloads.jitser> -DWORK=<scratch directory>.
 file(MAKE_DIRECTORY ${WORK})
 
@@ -32,6 +33,26 @@ convert(${WORK}/out.msgpack ${WORK}/back_msgpack.json msgpack json 0)
 file(READ ${WORK}/back_msgpack.json back_msgpack)
 if(NOT back_msgpack STREQUAL "${doc}\n")
   message(FATAL_ERROR "JSON -> MessagePack -> JSON changed the document:\n${doc}\n${back_msgpack}")
+endif()
+
+# A document of any shape, as a jitser::Value without a schema, through MessagePack.
+set(any [=[[1,-2,18446744073709551615,1.5,true,null,"é",{"a":{},"b":[2,"x"]}]]=])
+file(WRITE ${WORK}/any.json "${any}")
+foreach(step "any.json;any.msgpack;json;msgpack" "any.msgpack;any_back.json;msgpack;json")
+  list(GET step 0 in)
+  list(GET step 1 out)
+  list(GET step 2 from)
+  list(GET step 3 to)
+  execute_process(COMMAND ${TOOL} convert --type Value --from ${from} --to ${to}
+                  INPUT_FILE ${WORK}/${in} OUTPUT_FILE ${WORK}/${out} ERROR_VARIABLE err
+                  RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "convert --type Value ${from} -> ${to}: exit ${code}: ${err}")
+  endif()
+endforeach()
+file(READ ${WORK}/any_back.json any_back)
+if(NOT any_back STREQUAL "${any}\n")
+  message(FATAL_ERROR "a Value JSON -> MessagePack -> JSON changed:\n${any}\n${any_back}")
 endif()
 
 # The same document through the Protobuf wire format, and a stream of its records.
