@@ -707,7 +707,7 @@ class Reader : Walk {
     const Instr& key_in = plan_.code[plan_.routines[in.a].begin];
     for (std::uint64_t i = 0;; ++i) {
       bool more = false;
-      if (counted_) {
+      if (count != kUnknownCount) {
         more = i < count;
       } else if (!ops_.next_entry(&it, &more, &key_value, &value, fault_)) {
         return false;

@@ -7,6 +7,8 @@
 #include "formats/binary/binary_ops.h"
 #include "formats/binary/binary_slot.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/cbor/cbor_ops.h"
+#include "formats/cbor/lower_cbor.h"
 #include "formats/json/json_helpers.h"
 #include "formats/json/json_ops.h"
 #include "formats/json/json_read.h"
@@ -208,6 +210,20 @@ constexpr FormatEntry kFormats[] = {
      .object_head = msgpack_object_head,
      .helpers = msgpack_helpers,
      .kernel = msgpack_kernel},
+    {.format = Format::Cbor,
+     .name = "cbor",
+     .lower = lower_cbor,
+     .enc_name = cbor_enc_name,
+     .finish_write = nullptr,
+     .reader_kernel = nullptr,
+     .writer = cbor_writer,
+     .reader = cbor_reader,
+     .slot_bytes = sizeof(Slot),
+     .write_bound = nullptr,
+     .enum_text = cbor_enum_text,
+     .object_head = cbor_object_head,
+     .helpers = nullptr,
+     .kernel = nullptr},
 };
 
 static_assert(

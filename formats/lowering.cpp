@@ -75,4 +75,72 @@ std::uint32_t Lowering::element_routine(const TypeDesc& element, std::uint8_t va
   return index;
 }
 
+void Lowering::value_slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+                          std::vector<Instr>& out) {
+  const TypeDesc& t = type.resolved();
+  Instr in{.op = Op::Int,
+           .width = static_cast<std::uint8_t>(t.size),
+           .field = field,
+           .offset = offset,
+           .type = &t};
+  switch (t.kind) {
+    case Kind::Bool: in.op = Op::Bool; break;
+    case Kind::Int8:
+    case Kind::Int16:
+    case Kind::Int32:
+    case Kind::Int64: in.op = Op::Int; break;
+    case Kind::UInt8:
+    case Kind::UInt16:
+    case Kind::UInt32:
+    case Kind::UInt64: in.op = Op::UInt; break;
+    case Kind::Float32:
+    case Kind::Float64: in.op = Op::Float; break;
+    case Kind::String: in.op = Op::String; break;
+    case Kind::Bytes: in.op = Op::Bytes; break;
+    case Kind::Enum: in.op = Op::Enum; break;
+    case Kind::Decimal: in.op = Op::Decimal; break;
+    case Kind::Dynamic: in.op = Op::Dynamic; break;
+    case Kind::Timestamp:
+    case Kind::Duration: in.op = Op::Time; break;
+    case Kind::Struct:
+      if (t.wrapper) {
+        const FieldDesc& inner = t.fields.front();
+        slot(*inner.type, offset + static_cast<std::uint32_t>(inner.offset), field, out);
+        return;
+      }
+      in.op = Op::Struct;
+      in.a = struct_routine(t);
+      break;
+    case Kind::Optional:
+    case Kind::UniquePtr:
+      in.op = Op::Nullable;
+      in.a = element_routine(*t.element);
+      break;
+    case Kind::SharedPtr:
+      in.op = Op::Shared;
+      in.a = element_routine(*t.element);
+      break;
+    case Kind::List:
+      in.op = Op::List;
+      in.a = element_routine(*t.element);
+      break;
+    case Kind::Array:
+      in.op = Op::Array;
+      in.a = element_routine(*t.element);
+      in.count = static_cast<std::uint32_t>(t.count);
+      break;
+    case Kind::Map:
+      in.op = Op::Map;
+      in.a = element_routine(*t.key);
+      in.b = element_routine(*t.element);
+      break;
+    case Kind::Named: break;  // resolved() never returns an unbound reference
+  }
+  if (in.op != Op::Bool && in.op != Op::Int && in.op != Op::UInt && in.op != Op::Float &&
+      in.op != Op::Enum) {
+    in.width = 0;
+  }
+  out.push_back(in);
+}
+
 }  // namespace jitser

@@ -30,6 +30,11 @@ class Lowering {
   /// raw key with (PlanField::key and match); none for positional formats.
   virtual void keys(const FieldDesc&, PlanField&) {}
 
+  /// `slot` for formats that pick every encoding from the value (MessagePack, CBOR): one
+  /// instruction per value, of the op its kind has, with no encoding of its own.
+  void value_slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+                  std::vector<Instr>& out);
+
   std::uint32_t reserve(const TypeDesc& type);
   void finish(std::uint32_t index, const std::vector<Instr>& body);
   /// Adds a field of struct `s` to Plan::fields; `index` is its place in the declaration.

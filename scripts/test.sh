@@ -42,7 +42,7 @@ cmake --build build-tsan -j "$jobs" --target jitser_thread_tests
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" \
   -R '^thread\.(Concurrency|Policies|Engine\.ManyThreads)' --output-on-failure --no-tests=error
 
-echo "== fuzz (libFuzzer, both tiers compared: binary 20 s, JSON, Protobuf and MessagePack 15 s per payload type)"
+echo "== fuzz (libFuzzer, both tiers compared: binary 20 s, JSON, Protobuf, MessagePack and CBOR 15 s per payload type)"
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DJITSER_SANITIZE=address,undefined -DJITSER_FUZZ=ON -DJITSER_BUILD_TESTS=OFF \
   -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
@@ -59,6 +59,7 @@ for payload in MediaContent Sample A1 Graph StringMap Value; do fuzz binary "$pa
 for payload in MediaContent Sample A1 Value; do fuzz json "$payload" 15; done
 for payload in MediaContent Sample A1 Value; do fuzz protobuf "$payload" 15; done
 for payload in MediaContent Sample A1 Value; do fuzz msgpack "$payload" 15; done
+for payload in MediaContent Sample A1 Value; do fuzz cbor "$payload" 15; done
 mkdir -p build-fuzz/corpus/schema
 build-fuzz/jitser_schema_fuzz -max_total_time=20 -print_final_stats=1 \
   -artifact_prefix=build-fuzz/schema- build-fuzz/corpus/schema tests/fuzz/corpus/schema \

@@ -138,9 +138,11 @@ struct Case {
   }
 };
 
-// What a format reads back as it was: JSON and MessagePack write an optional that holds an empty
-// one as nil, as they write the empty one.
-bool null_is_empty(Format format) { return format == Format::Json || format == Format::Msgpack; }
+// What a format reads back as it was: JSON, MessagePack and CBOR write an optional that holds an
+// empty one as null, as they write the empty one.
+bool null_is_empty(Format format) {
+  return format == Format::Json || format == Format::Msgpack || format == Format::Cbor;
+}
 
 FillOptions fill_options_for(Format format) {
   FillOptions options;
@@ -483,6 +485,8 @@ std::vector<Case> all_cases() {
     out.push_back({i, Format::Protobuf});
     out.push_back({i, Format::Msgpack});
     out.push_back({i, Format::Msgpack, true});
+    out.push_back({i, Format::Cbor});
+    out.push_back({i, Format::Cbor, true});
   }
   return out;
 }

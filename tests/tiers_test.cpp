@@ -194,6 +194,7 @@ TEST(Tiers, ValuesGiveIdenticalBytesAndErrors) {
   mutate_and_compare(both, with_binary_kinds, 3000, Format::Binary);
   mutate_and_compare(both, doc, 3000, Format::Json);
   mutate_and_compare(both, doc, 3000, Format::Msgpack);
+  mutate_and_compare(both, with_binary_kinds, 3000, Format::Cbor);
 }
 
 TEST(Tiers, BadMsgpackGivesIdenticalErrors) {
@@ -202,6 +203,14 @@ TEST(Tiers, BadMsgpackGivesIdenticalErrors) {
   mutate_and_compare(both, make_sample(), 3000, Format::Msgpack);
   mutate_and_compare(both, make_a1(), 2000, Format::Msgpack);
   mutate_and_compare(both, make_moshi(), 1000, Format::Msgpack);
+}
+
+TEST(Tiers, BadCborGivesIdenticalErrors) {
+  Pair both;
+  mutate_and_compare(both, make_media_content(), 4000, Format::Cbor);
+  mutate_and_compare(both, make_sample(), 3000, Format::Cbor);
+  mutate_and_compare(both, make_a1(), 2000, Format::Cbor);
+  mutate_and_compare(both, make_moshi(), 1000, Format::Cbor);
 }
 
 TEST(Tiers, BadJsonGivesIdenticalErrors) {

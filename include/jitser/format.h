@@ -15,6 +15,7 @@ enum class Format : std::uint8_t {
   Json,      // RFC 8259 JSON, docs/formats/json.md
   Protobuf,  // the Protobuf wire format, docs/formats/protobuf.md
   Msgpack,   // MessagePack, docs/formats/msgpack.md
+  Cbor,      // RFC 8949 CBOR, docs/formats/cbor.md
 };
 
 enum class Direction : std::uint8_t { Serialize, Deserialize };

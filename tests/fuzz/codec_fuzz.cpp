@@ -4,7 +4,7 @@
 // bytes each tier writes back from the value it read (which compares values bit for bit, NaNs
 // included, where operator== would not).
 //
-// JITSER_FUZZ_FORMAT=binary|json|protobuf|msgpack (default binary) picks the format and
+// JITSER_FUZZ_FORMAT=binary|json|protobuf|msgpack|cbor (default binary) picks the format and
 // JITSER_FUZZ_PAYLOAD=<name> the type (required); tests/fuzz/corpus/<format>/<name>/ is its corpus.
 #include <cstdint>
 #include <cstdio>
@@ -99,7 +99,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (!register_all(tiers().interp).ok() || !register_all(tiers().jit).ok()) fail("registration");
   if (const char* format = std::getenv("JITSER_FUZZ_FORMAT")) {
     const std::optional<Format> named = parse_format(format);
-    if (!named) fail("JITSER_FUZZ_FORMAT is binary, json, protobuf or msgpack");
+    if (!named) fail("JITSER_FUZZ_FORMAT is binary, json, protobuf, msgpack or cbor");
     tiers().format = *named;
   }
   const char* name = std::getenv("JITSER_FUZZ_PAYLOAD");

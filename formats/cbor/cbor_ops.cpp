@@ -1,0 +1,507 @@
+// CBOR's operations for the interpreter (docs/formats/cbor.md), on the encodings of wire.h and
+// the items of items.h. Objects are maps keyed by field name. The writer states every count
+// first; the reader also takes indefinite lengths, so an iterator's Slot holds the items it has
+// left to read, or kOpen for an iterator that reads to a break.
+#include "formats/cbor/cbor_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "formats/cbor/items.h"
+#include "formats/cbor/read_rules.h"
+#include "formats/cbor/value_cbor.h"
+#include "formats/cbor/wire.h"
+#include "formats/time_ticks.h"
+#include "typeinfo/integers.h"
+#include "typeinfo/strings.h"
+#include "typeinfo/utf8.h"
+
+namespace jitser {
+namespace {
+
+using cbor::Head;
+using cbor::Major;
+
+/// The most bytes a time takes: tag 1001, a map of two entries, each a small key and an
+/// integer.
+constexpr std::size_t kMaxTime = 3 + 1 + 2 * (1 + cbor::kMaxHead);
+
+class CborWriter final : public FormatWriter {
+ public:
+  bool frame(Buffer&, const Plan&, const RunOptions&, Fault&) const override { return true; }
+
+  bool put(Buffer& out, const Instr& in, const void* p, std::uint32_t depth_left,
+           Fault& f) const override {
+    switch (in.op) {
+      case Op::Bool:
+        byte(out, *static_cast<const std::uint8_t*>(p) ? cbor::kTrue : cbor::kFalse);
+        return true;
+      case Op::Int: out.commit_to(cbor::put_int(room(out), load_signed(p, in.width))); return true;
+      case Op::UInt: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, in.width);
+        out.commit_to(cbor::put_uint(room(out), v));
+        return true;
+      }
+      case Op::Float: {
+        double d;
+        if (in.width == 4) {
+          float x;
+          std::memcpy(&x, p, 4);
+          d = x;
+        } else {
+          std::memcpy(&d, p, 8);
+        }
+        out.commit_to(cbor::put_double(room(out), d));
+        return true;
+      }
+      case Op::String: {
+        const std::string_view s = string_at(*in.type, p);
+        if (!valid_utf8(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())) {
+          return f.set(Errc::invalid_utf8, "string is not UTF-8");
+        }
+        text(out, s);
+        return true;
+      }
+      case Op::Bytes: {
+        const ListOps& ops = *in.type->list_ops;
+        const std::size_t n = ops.size(in.type, p);
+        out.commit_to(cbor::put_head(room(out), Major::Bytes, n));
+        if (n) out.append(ops.data(in.type, const_cast<void*>(p)), n);
+        return true;
+      }
+      case Op::Enum: {
+        const std::int64_t v = load_integer(*in.type, p);
+        for (const EnumValue& d : in.type->values) {
+          if (d.value == v) {
+            text(out, d.name);
+            return true;
+          }
+        }
+        return f.set(Errc::unknown_enum, std::to_string(v) + " is not a value of " + in.type->name);
+      }
+      case Op::Decimal: {
+        const auto& d = *static_cast<const Decimal*>(p);
+        out.commit_to(cbor::put_decimal(out.ensure(cbor::kMaxDecimal), d.unscaled, d.scale));
+        return true;
+      }
+      case Op::Time: {
+        std::int64_t ticks;
+        std::memcpy(&ticks, p, 8);
+        if (in.type->kind == Kind::Duration) {
+          out.commit_to(cbor::put_int(room(out), ticks));
+          return true;
+        }
+        time(out, ticks, in.type->unit);
+        return true;
+      }
+      case Op::Dynamic: {
+        const Errc e = cbor::write_value(out, *static_cast<const Value*>(p), depth_left);
+        switch (e) {
+          case Errc::ok: return true;
+          case Errc::invalid_utf8: return f.set(e, "string is not UTF-8");
+          default: return f.set(Errc::depth_exceeded, "value nests too deep");
+        }
+      }
+      default: return f.set(Errc::invalid_descriptor, "not a CBOR value");
+    }
+  }
+
+  void null(Buffer& out) const override { byte(out, cbor::kNull); }
+  void present(Buffer&) const override {}
+  void shared_new(Buffer&) const override {}
+  void shared_ref(Buffer&, std::uint32_t) const override {}
+
+  std::size_t begin_object(Buffer& out, bool, std::size_t fields) const override {
+    out.commit_to(cbor::put_head(room(out), Major::Map, fields));
+    return 0;
+  }
+  void field(Buffer& out, const PlanField& field, bool) const override {
+    out.append(field.key.data(), field.key.size());
+  }
+  void end_object(Buffer&, std::size_t) const override {}
+  std::size_t begin_list(Buffer& out, const Instr&, std::size_t n) const override {
+    out.commit_to(cbor::put_head(room(out), Major::Array, n));
+    return 0;
+  }
+  void element(Buffer&, std::size_t) const override {}
+  void end_list(Buffer&, std::size_t, std::size_t) const override {}
+  void begin_map(Buffer& out, const Instr&, std::size_t n) const override {
+    out.commit_to(cbor::put_head(room(out), Major::Map, n));
+  }
+  std::size_t begin_entry(Buffer&, const Instr&, std::size_t) const override { return 0; }
+  void entry_value(Buffer&, const Instr&) const override {}
+  void end_entry(Buffer&, std::size_t) const override {}
+  void end_map(Buffer&, std::size_t) const override {}
+
+ private:
+  static void byte(Buffer& out, std::uint8_t b) { out.append(&b, 1); }
+  static std::uint8_t* room(Buffer& out) { return out.ensure(cbor::kMaxHead); }
+  static void text(Buffer& out, std::string_view s) {
+    out.commit_to(cbor::put_text_head(room(out), s.size()));
+    if (!s.empty()) out.append(s.data(), s.size());
+  }
+
+  // Tag 1 with whole seconds, or with a float that reads back as the same time; else tag 1001
+  // with the seconds and the nanoseconds past them.
+  static void time(Buffer& out, std::int64_t ticks, TimeUnit unit) {
+    std::int64_t seconds;
+    std::uint64_t nanos;
+    split_ticks(ticks, unit, seconds, nanos);
+    std::uint8_t* o = out.ensure(kMaxTime);
+    if (nanos == 0) {
+      o = cbor::put_head(o, Major::Tag, cbor::kTagTimeEpoch);
+      out.commit_to(cbor::put_int(o, seconds));
+      return;
+    }
+    const double d = static_cast<double>(seconds) + static_cast<double>(nanos) * 1e-9;
+    std::int64_t s2;
+    std::uint64_t n2;
+    if (cbor::float_seconds(d, s2, n2) && s2 == seconds && n2 == nanos) {
+      o = cbor::put_head(o, Major::Tag, cbor::kTagTimeEpoch);
+      out.commit_to(cbor::put_double(o, d));
+      return;
+    }
+    o = cbor::put_head(o, Major::Tag, cbor::kTagExtendedTime);
+    o = cbor::put_head(o, Major::Map, 2);
+    o = cbor::put_int(o, cbor::kExtendedSeconds);
+    o = cbor::put_int(o, seconds);
+    o = cbor::put_int(o, cbor::kExtendedNanos);
+    out.commit_to(cbor::put_uint(o, nanos));
+  }
+};
+
+const char* int_name(const Instr& in) {
+  static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
+  static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
+  return (in.op == Op::Int ? s : u)[in.width];
+}
+
+// The reader keeps the input's position. An iterator's Slot holds the items it has left, or
+// kOpen; the Slot of an object or container, or of a field's value or an element, holds where
+// it starts (plus one: a Slot of zeros holds nothing), which failures found after it report.
+class CborReader final : public FormatReader {
+ public:
+  bool open(std::span<const std::uint8_t> input, std::size_t, Slot*, Fault&) override {
+    begin_ = p_ = input.data();
+    end_ = input.data() + input.size();
+    return true;
+  }
+
+  // A raw key is compared with every PlanField::match in full, so the longest one is readable
+  // from wherever a key starts (next_field).
+  bool frame(const Plan& plan, const RunOptions&, Fault&) override {
+    for (const PlanField& field : plan.fields)
+      longest_match_ = std::max(longest_match_, field.match.size());
+    return true;
+  }
+
+  bool finish(Fault& f) override {
+    if (p_ == end_) return true;
+    return f.set(Errc::trailing_bytes,
+                 std::to_string(end_ - p_) + " bytes after the end of the value", at(p_));
+  }
+
+  std::size_t offset(const Slot* value) const override {
+    std::uint64_t start;
+    std::memcpy(&start, value->bytes, 8);
+    return start ? start - 1 : at(p_);
+  }
+
+  bool get(const Instr& in, Slot*, void* p, std::uint32_t depth_left, Fault& f) override {
+    const std::uint8_t* start = p_;
+    cbor::Failure failure;
+    if (in.op == Op::Dynamic) {
+      cbor::ValueFault vf;
+      if (cbor::read_value(p_, end_, *static_cast<Value*>(p), depth_left, vf)) return true;
+      return f.set(vf.code, std::move(vf.message), at(vf.at));
+    }
+    Head h;
+    std::uint64_t tag;
+    if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
+    switch (in.op) {
+      case Op::Bool:
+        if (h.major != Major::Simple || h.float_bytes || (h.n != 20 && h.n != 21)) {
+          return mismatch(f, h, "a bool", start);
+        }
+        *static_cast<std::uint8_t*>(p) = h.n == 21;
+        return true;
+      case Op::Int:
+      case Op::UInt: {
+        cbor::Integer v;
+        if (h.major != Major::Unsigned && h.major != Major::Negative && h.major != Major::Bytes) {
+          return mismatch(f, h, (std::string("an integer (") + int_name(in) + ")").c_str(), start);
+        }
+        if (!cbor::read_integer(p_, end_, h, tag, v, start, failure)) return failed(f, failure);
+        if (!cbor::int_fits(v, in.op == Op::Int, in.width)) {
+          const std::string value =
+              v.negative ? "-1 - " + std::to_string(v.n) : std::to_string(v.n);
+          return f.set(Errc::out_of_range, value + " does not fit " + int_name(in), at(start));
+        }
+        const std::uint64_t bits = cbor::int_bits(v);
+        std::memcpy(p, &bits, in.width);  // little-endian: the low bytes
+        return true;
+      }
+      case Op::Float:
+        switch (cbor::to_floating(h, in.width, p)) {
+          case Errc::ok: return true;
+          case Errc::type_mismatch: return mismatch(f, h, "a number", start);
+          default:
+            return f.set(Errc::out_of_range,
+                         std::string("a number a ") + (in.width == 4 ? "float" : "double") +
+                             " cannot hold exactly",
+                         at(start));
+        }
+      case Op::String: {
+        std::string_view s;
+        if (h.major != Major::Text) return mismatch(f, h, "a text string", start);
+        if (!cbor::read_string(p_, end_, h, scratch_, s, start, failure)) return failed(f, failure);
+        assign_string(*in.type, p, s);
+        return true;
+      }
+      case Op::Bytes: {
+        std::string_view s;
+        if (h.major != Major::Bytes) return mismatch(f, h, "a byte string", start);
+        if (!cbor::read_string(p_, end_, h, scratch_, s, start, failure)) return failed(f, failure);
+        const ListOps& ops = *in.type->list_ops;
+        ops.resize(in.type, p, s.size());
+        if (!s.empty()) std::memcpy(ops.data(in.type, p), s.data(), s.size());
+        return true;
+      }
+      case Op::Enum: return enumerator(in, h, p, f, start);
+      case Op::Decimal:
+        if (tag != cbor::kTagDecimal) return mismatch(f, h, "a decimal fraction (tag 4)", start);
+        if (!cbor::read_decimal(p_, end_, h, *static_cast<Decimal*>(p), start, failure)) {
+          return failed(f, failure);
+        }
+        return true;
+      case Op::Time: {
+        std::int64_t ticks = 0;
+        if (in.type->kind == Kind::Duration) {
+          cbor::Integer v;
+          if (h.major != Major::Unsigned && h.major != Major::Negative) {
+            return mismatch(f, h, "an integer (a duration)", start);
+          }
+          if (!cbor::read_integer(p_, end_, h, tag, v, start, failure)) return failed(f, failure);
+          if (!cbor::int_fits(v, true, 8)) {
+            return f.set(Errc::out_of_range, "a duration beyond int64", at(start));
+          }
+          ticks = static_cast<std::int64_t>(cbor::int_bits(v));
+        } else if (!cbor::read_time(p_, end_, h, tag, in.type->unit, ticks, start, failure)) {
+          return failed(f, failure);
+        }
+        std::memcpy(p, &ticks, 8);
+        return true;
+      }
+      default: return f.set(Errc::invalid_descriptor, "not a CBOR value", at(start));
+    }
+  }
+
+  // Null and undefined are both "no value", behind any tags.
+  bool null(const Instr&, Slot*, bool* is_null, Fault&) override {
+    const std::uint8_t* q = p_;
+    Head h;
+    while (q != end_ && (*q >> 5) == static_cast<unsigned>(Major::Tag)) {
+      if (cbor::get_head(q, end_, h) != cbor::HeadStatus::ok) break;
+    }
+    *is_null = q != end_ && (*q == cbor::kNull || *q == cbor::kUndefined);
+    if (*is_null) p_ = q + 1;
+    return true;
+  }
+
+  // CBOR has no references here: a shared object is read as a copy wherever it appears.
+  bool shared(const Instr& in, Slot* v, SharedRef* ref, std::uint32_t*, Fault& f) override {
+    bool is_null = false;
+    if (!null(in, v, &is_null, f)) return false;
+    *ref = is_null ? SharedRef::Null : SharedRef::New;
+    return true;
+  }
+
+  bool begin_object(Slot* v, Slot* it, Fault& f) override {
+    return container(Major::Map, 2, v, it, nullptr, f);
+  }
+
+  // A key must be a text string. The raw key is a definite one's bytes, head included, where
+  // the longest match can be read from them; else a copy, made definite, with zeros after it.
+  bool next_field(Slot* it, bool* more, const char** key, std::size_t* key_at, Slot* value,
+                  Fault& f) override {
+    if (!next(it, more, f)) return false;
+    if (!*more) return true;
+    const std::uint8_t* start = p_;
+    *key_at = at(start);
+    cbor::Failure failure;
+    Head h;
+    std::uint64_t tag;
+    if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
+    if (h.major != Major::Text) return mismatch(f, h, "a text key", start);
+    std::string_view text;
+    if (!cbor::read_string(p_, end_, h, key_scratch_, text, start, failure))
+      return failed(f, failure);
+    const auto bytes = static_cast<std::size_t>(p_ - start);
+    if (!h.indefinite && tag == cbor::kNoTag &&
+        static_cast<std::size_t>(end_ - start) >= std::max(bytes, longest_match_)) {
+      *key = reinterpret_cast<const char*>(start);
+    } else {
+      std::string item = cbor::text_item(text);
+      item.resize(std::max(item.size(), longest_match_), '\0');
+      key_scratch_ = std::move(item);
+      *key = key_scratch_.data();
+    }
+    mark(value);
+    return true;
+  }
+
+  bool key_text(const char* key, std::string_view* text) override {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(key);
+    Head h;
+    // The key was read whole by next_field, and is a definite text string.
+    if (cbor::get_head(p, p + cbor::kMaxHead, h) != cbor::HeadStatus::ok) return false;
+    *text = {reinterpret_cast<const char*>(p), static_cast<std::size_t>(h.n)};
+    return valid_utf8(p, h.n);
+  }
+
+  bool skip(Slot*, Fault& f) override {
+    const std::uint8_t* start = p_;
+    cbor::HeadStatus why = cbor::HeadStatus::ok;
+    switch (cbor::skip(p_, end_, why)) {
+      case cbor::SkipStatus::ok: return true;
+      case cbor::SkipStatus::truncated:
+        return f.set(Errc::truncated, "input ends inside an item", at(end_));
+      case cbor::SkipStatus::too_long:
+        return f.set(Errc::length_too_large, "an item longer than the input left", at(start));
+      case cbor::SkipStatus::malformed:
+        return f.set(Errc::syntax_error,
+                     why == cbor::HeadStatus::ok
+                         ? "a chunk of an indefinite-length string that is not a definite one "
+                           "of its type"
+                         : cbor::head_fault(why),
+                     at(p_));
+    }
+    return false;
+  }
+
+  bool begin_list(const Instr& in, Slot* v, std::uint32_t min_item_bytes, Slot* it,
+                  std::uint64_t* count, Fault& f) override {
+    const bool map = in.op == Op::Map;
+    return container(map ? Major::Map : Major::Array,
+                     std::max<std::uint32_t>(min_item_bytes, map ? 2 : 1), v, it, count, f);
+  }
+
+  bool next_element(Slot* it, bool* more, Slot* element, Fault& f) override {
+    if (!next(it, more, f)) return false;
+    if (*more) mark(element);
+    return true;
+  }
+  bool next_entry(Slot* it, bool* more, Slot* key, Slot*, Fault& f) override {
+    if (!next(it, more, f)) return false;
+    if (*more) mark(key);
+    return true;
+  }
+
+  bool get_key(const Instr& in, Slot* key, void* p, Fault& f) override {
+    return get(in, key, p, 0, f);
+  }
+
+ private:
+  static constexpr std::uint64_t kOpen = UINT64_MAX;  // an iterator that reads to a break
+
+  static std::uint64_t& left(Slot* it) { return *reinterpret_cast<std::uint64_t*>(it->bytes); }
+  void mark(Slot* value) const {
+    const std::uint64_t start = at(p_) + 1;
+    std::memcpy(value->bytes, &start, 8);
+  }
+
+  std::size_t at(const std::uint8_t* p) const { return static_cast<std::size_t>(p - begin_); }
+
+  bool failed(Fault& f, cbor::Failure& failure) {
+    return f.set(failure.code, std::move(failure.message), at(failure.at));
+  }
+
+  bool mismatch(Fault& f, const Head& h, const char* expected, const std::uint8_t* start) {
+    return f.set(Errc::type_mismatch,
+                 std::string("expected ") + expected + ", found " + cbor::item_name(h), at(start));
+  }
+
+  // A map (`per_item` 2) or array: its count, checked against the input left at `per_item`
+  // bytes an item, or kUnknownCount for an indefinite one, whose iterator reads to its break.
+  bool container(Major major, std::uint32_t per_item, Slot* v, Slot* it, std::uint64_t* count,
+                 Fault& f) {
+    const std::uint8_t* start = p_;
+    mark(v);
+    cbor::Failure failure;
+    Head h;
+    std::uint64_t tag;
+    if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
+    if (h.major != major) return mismatch(f, h, major == Major::Map ? "a map" : "an array", start);
+    if (h.indefinite) {
+      left(it) = kOpen;
+      if (count) *count = kUnknownCount;
+      return true;
+    }
+    if (h.n > static_cast<std::uint64_t>(end_ - p_) / per_item) {
+      return f.set(Errc::length_too_large,
+                   std::to_string(h.n) + " items in " + std::to_string(end_ - p_) + " bytes",
+                   at(start));
+    }
+    left(it) = h.n;
+    if (count) *count = h.n;
+    return true;
+  }
+
+  // Whether the iterator has another item: its count, or the input up to the break.
+  bool next(Slot* it, bool* more, Fault& f) {
+    std::uint64_t& n = left(it);
+    if (n != kOpen) {
+      *more = n != 0;
+      if (*more) --n;
+      return true;
+    }
+    if (p_ == end_) return f.set(Errc::truncated, "input ends inside an item", at(end_));
+    *more = *p_ != cbor::kBreak;
+    if (!*more) ++p_;
+    return true;
+  }
+
+  bool enumerator(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
+    const TypeDesc& e = *in.type;
+    std::string_view s;
+    if (h.major != Major::Text) return mismatch(f, h, "an enum name", start);
+    cbor::Failure failure;
+    if (!cbor::read_string(p_, end_, h, scratch_, s, start, failure)) return failed(f, failure);
+    for (const EnumValue& d : e.values) {
+      if (d.name == s) {
+        std::memcpy(p, &d.value, e.size);
+        return true;
+      }
+    }
+    return f.set(Errc::unknown_enum, "\"" + std::string(s) + "\" is not a value of " + e.name,
+                 at(start));
+  }
+
+  const std::uint8_t* begin_ = nullptr;
+  const std::uint8_t* p_ = nullptr;
+  const std::uint8_t* end_ = nullptr;
+  std::size_t longest_match_ = 0;
+  std::string scratch_;      // an indefinite-length string's chunks, joined
+  std::string key_scratch_;  // a key that cannot be compared in place, made definite
+};
+
+}  // namespace
+
+const FormatWriter& cbor_writer() {
+  static const CborWriter writer;
+  return writer;
+}
+
+FormatReader* cbor_reader(void* storage) { return make_reader<CborReader>(storage); }
+
+std::string cbor_enum_text(std::string_view name) { return cbor::text_item(name); }
+
+std::string cbor_object_head(std::size_t fields) {
+  std::uint8_t head[cbor::kMaxHead];
+  const std::uint8_t* end = cbor::put_head(head, Major::Map, fields);
+  return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
+}
+
+}  // namespace jitser

@@ -1,0 +1,67 @@
+// Reading CBOR items that take more than a head (docs/formats/cbor.md, "Reading"): tags
+// stepped over, strings whole from their chunks, integers from bignums, decimal fractions and
+// times. The typed reader (cbor_ops.cpp) and jitser::Value's reader (value_cbor.cpp) both read
+// through these, so they accept the same items and word the same failures.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <jitser/status.h>
+#include <jitser/type_desc.h>
+
+#include "formats/cbor/read_rules.h"
+#include "formats/cbor/wire.h"
+
+namespace jitser::cbor {
+
+/// What went wrong, and where in the input.
+struct Failure {
+  Errc code = Errc::ok;
+  std::string message;
+  const std::uint8_t* at = nullptr;
+
+  bool set(Errc c, std::string m, const std::uint8_t* where) {
+    code = c;
+    message = std::move(m);
+    at = where;
+    return false;
+  }
+};
+
+/// What a head's item is, for messages ("a text string").
+const char* item_name(const Head& h);
+
+/// The head at p, well-formed.
+bool read_head(const std::uint8_t*& p, const std::uint8_t* end, Head& h, Failure& f);
+
+/// The head of the item at p with the tags before it stepped over: `tag` is the innermost
+/// one's number, or kNoTag.
+inline constexpr std::uint64_t kNoTag = UINT64_MAX;
+bool read_untagged(const std::uint8_t*& p, const std::uint8_t* end, Head& h, std::uint64_t& tag,
+                   Failure& f);
+
+/// A byte or text string's bytes, its head h read (p after it; the item starts at `start`): in
+/// the input for a definite string, else its chunks joined in `scratch`. A text string's are
+/// checked as UTF-8.
+bool read_string(const std::uint8_t*& p, const std::uint8_t* end, const Head& h,
+                 std::string& scratch, std::string_view& out, const std::uint8_t* start,
+                 Failure& f);
+
+/// An integer: major type 0 or 1, or a bignum (tag 2 or 3) of at most 64 bits. h and tag as
+/// read_untagged gave them; `start` is where the item began.
+bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+                  Integer& v, const std::uint8_t* start, Failure& f);
+
+/// A decimal fraction (tag 4 before h): [exponent, mantissa], each an integer that the Decimal
+/// holds.
+bool read_decimal(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Decimal& out,
+                  const std::uint8_t* start, Failure& f);
+
+/// A time as ticks of `unit`: tag 1 (epoch seconds, an integer or a float) or tag 1001 (its
+/// map of seconds and a fraction) before h.
+bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+               TimeUnit unit, std::int64_t& ticks, const std::uint8_t* start, Failure& f);
+
+}  // namespace jitser::cbor

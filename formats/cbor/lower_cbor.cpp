@@ -1,0 +1,47 @@
+#include "formats/cbor/lower_cbor.h"
+
+#include "formats/cbor/wire.h"
+#include "formats/lowering.h"
+
+namespace jitser {
+namespace {
+
+class CborLowering : public Lowering {
+ public:
+  explicit CborLowering(Plan& plan) : Lowering(plan) {}
+
+ private:
+  // A field's key is its name as a text string in its shortest head; a reader's raw key is a
+  // definite key's bytes as they came, head included, so a key written so matches on one
+  // compare.
+  void keys(const FieldDesc& f, PlanField& field) override {
+    field.key = cbor::text_item(f.name);
+    field.match = field.key;
+  }
+
+  void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
+            std::vector<Instr>& out) override {
+    value_slot(type, offset, field, out);
+  }
+};
+
+}  // namespace
+
+Plan lower_cbor(const TypeDesc& root, Direction direction) {
+  Plan plan;
+  plan.format = Format::Cbor;
+  plan.direction = direction;
+  plan.traits = {.keyed_objects = true,
+                 .counted_objects = true,
+                 .containers = FormatTraits::Containers::CountPrefixed,
+                 .shared_identity = false,
+                 .literals = {.null = std::string(1, static_cast<char>(cbor::kNull))}};
+  plan.root_type = &root;
+  CborLowering lowering(plan);
+  plan.root = lowering.frame(root);
+  return plan;
+}
+
+const char* cbor_enc_name(const Instr&) { return ""; }
+
+}  // namespace jitser
