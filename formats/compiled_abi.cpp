@@ -1,10 +1,13 @@
 #include "formats/compiled_abi.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "formats/field_default.h"
 #include "typeinfo/map_refill.h"
 #include "typeinfo/memory.h"
+#include "typeinfo/strings.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser {
 
@@ -31,6 +34,18 @@ bool jitser_rt_open_shared(WriteContext* ctx, const void* object) {
 }
 
 void jitser_rt_close_shared(WriteContext* ctx) { ctx->open.pop_back(); }
+
+bool jitser_rt_assign_text(void* s, std::uint32_t allocator, const std::uint8_t* p, std::size_t n) {
+  if (!valid_utf8(p, n)) return false;
+  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
+  return true;
+}
+
+void jitser_rt_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
+                            std::size_t n) {
+  type->list_ops->resize(type, list, n);
+  if (n) std::memcpy(type->list_ops->data(type, list), p, n);
+}
 
 bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
                     std::uint32_t omit_default, std::uint32_t omit_empty) {
@@ -107,6 +122,8 @@ std::span<const HelperSymbol> runtime_helpers() {
       {"jitser_rt_shared_id", reinterpret_cast<void*>(&jitser_rt_shared_id)},
       {"jitser_rt_open_shared", reinterpret_cast<void*>(&jitser_rt_open_shared)},
       {"jitser_rt_close_shared", reinterpret_cast<void*>(&jitser_rt_close_shared)},
+      {"jitser_rt_assign_text", reinterpret_cast<void*>(&jitser_rt_assign_text)},
+      {"jitser_rt_assign_bytes", reinterpret_cast<void*>(&jitser_rt_assign_bytes)},
       {"jitser_rt_omit", reinterpret_cast<void*>(&jitser_rt_omit)},
       {"jitser_rt_shared_earlier", reinterpret_cast<void*>(&jitser_rt_shared_earlier)},
       {"jitser_rt_shared_new", reinterpret_cast<void*>(&jitser_rt_shared_new)},

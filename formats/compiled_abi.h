@@ -116,6 +116,11 @@ std::int64_t jitser_rt_shared_id(WriteContext* ctx, const void* object, const Sh
 /// already (a cycle); close_shared ends the last one started.
 bool jitser_rt_open_shared(WriteContext* ctx, const void* object);
 void jitser_rt_close_shared(WriteContext* ctx);
+/// Checks the n bytes at p are UTF-8 and makes them the String at s (of `allocator`, an
+/// Allocator); false when they are not UTF-8.
+bool jitser_rt_assign_text(void* s, std::uint32_t allocator, const std::uint8_t* p, std::size_t n);
+/// Makes the byte vector at `list`, of `type`, the n bytes at p.
+void jitser_rt_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p, std::size_t n);
 /// Whether the field holding `slot` is left out (formats/field_default.h, left_out).
 bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit_null,
                     std::uint32_t omit_default, std::uint32_t omit_empty);

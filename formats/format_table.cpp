@@ -7,7 +7,9 @@
 #include "formats/binary/binary_ops.h"
 #include "formats/binary/binary_slot.h"
 #include "formats/binary/lower_binary.h"
+#include "formats/cbor/cbor_helpers.h"
 #include "formats/cbor/cbor_ops.h"
+#include "formats/cbor/cbor_slot.h"
 #include "formats/cbor/lower_cbor.h"
 #include "formats/json/json_helpers.h"
 #include "formats/json/json_ops.h"
@@ -36,6 +38,9 @@ extern const std::uint64_t jitser_protobuf_kernel_layout;
 extern const unsigned char jitser_msgpack_kernel_bitcode[];
 extern const std::size_t jitser_msgpack_kernel_bitcode_size;
 extern const std::uint64_t jitser_msgpack_kernel_layout;
+extern const unsigned char jitser_cbor_kernel_bitcode[];
+extern const std::size_t jitser_cbor_kernel_bitcode_size;
+extern const std::uint64_t jitser_cbor_kernel_layout;
 // Defined by the kernels, compiled natively: their functions by name.
 extern const jitser::HelperSymbol jitser_binary_kernel_functions[];
 extern const std::size_t jitser_binary_kernel_function_count;
@@ -45,6 +50,8 @@ extern const jitser::HelperSymbol jitser_protobuf_kernel_functions[];
 extern const std::size_t jitser_protobuf_kernel_function_count;
 extern const jitser::HelperSymbol jitser_msgpack_kernel_functions[];
 extern const std::size_t jitser_msgpack_kernel_function_count;
+extern const jitser::HelperSymbol jitser_cbor_kernel_functions[];
+extern const std::size_t jitser_cbor_kernel_function_count;
 }
 
 namespace jitser {
@@ -117,6 +124,25 @@ constexpr const char* kMsgpackInlined[] = {
     "jitser_msgpack_begin_object",   "jitser_msgpack_next_field",
     "jitser_msgpack_expect_field",   "jitser_msgpack_skip"};
 
+// Every function of the CBOR kernel: its rules, with what is rare (a head whose argument
+// follows it, a long or non-ASCII string) through get_head or out of line.
+constexpr const char* kCborInlined[] = {"jitser_cbor_put_frame",      "jitser_cbor_put_bool",
+                                        "jitser_cbor_put_int",        "jitser_cbor_put_uint",
+                                        "jitser_cbor_put_float",      "jitser_cbor_put_double",
+                                        "jitser_cbor_put_string",     "jitser_cbor_put_bytes",
+                                        "jitser_cbor_put_decimal",    "jitser_cbor_put_time",
+                                        "jitser_cbor_put_begin_list", "jitser_cbor_put_end_list",
+                                        "jitser_cbor_open",           "jitser_cbor_finish",
+                                        "jitser_cbor_get_frame",      "jitser_cbor_get_bool",
+                                        "jitser_cbor_get_int",        "jitser_cbor_get_uint",
+                                        "jitser_cbor_get_float",      "jitser_cbor_get_double",
+                                        "jitser_cbor_get_string",     "jitser_cbor_get_bytes",
+                                        "jitser_cbor_get_text",       "jitser_cbor_get_decimal",
+                                        "jitser_cbor_get_time",       "jitser_cbor_get_null",
+                                        "jitser_cbor_get_shared",     "jitser_cbor_begin_list",
+                                        "jitser_cbor_begin_object",   "jitser_cbor_next_field",
+                                        "jitser_cbor_expect_field",   "jitser_cbor_skip"};
+
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
           .layout_symbol = nullptr,
@@ -147,6 +173,14 @@ FormatKernel msgpack_kernel() {
           .layout = jitser_msgpack_kernel_layout,
           .inlined = kMsgpackInlined,
           .functions = {jitser_msgpack_kernel_functions, jitser_msgpack_kernel_function_count}};
+}
+
+FormatKernel cbor_kernel() {
+  return {.bitcode = {jitser_cbor_kernel_bitcode, jitser_cbor_kernel_bitcode_size},
+          .layout_symbol = "jitser_cbor_kernel_layout",
+          .layout = jitser_cbor_kernel_layout,
+          .inlined = kCborInlined,
+          .functions = {jitser_cbor_kernel_functions, jitser_cbor_kernel_function_count}};
 }
 
 void json_finish_write(const RunOptions& options, Buffer& out) {
@@ -218,12 +252,12 @@ constexpr FormatEntry kFormats[] = {
      .reader_kernel = nullptr,
      .writer = cbor_writer,
      .reader = cbor_reader,
-     .slot_bytes = sizeof(Slot),
-     .write_bound = nullptr,
+     .slot_bytes = cbor::kSlotBytes,
+     .write_bound = cbor_write_bound,
      .enum_text = cbor_enum_text,
      .object_head = cbor_object_head,
-     .helpers = nullptr,
-     .kernel = nullptr},
+     .helpers = cbor_helpers,
+     .kernel = cbor_kernel},
 };
 
 static_assert(

@@ -13,6 +13,8 @@
       reinterpret_cast<const void*>(&jitser_rt_shared_id),      \
       reinterpret_cast<const void*>(&jitser_rt_open_shared),    \
       reinterpret_cast<const void*>(&jitser_rt_close_shared),   \
+      reinterpret_cast<const void*>(&jitser_rt_assign_text),    \
+      reinterpret_cast<const void*>(&jitser_rt_assign_bytes),   \
       reinterpret_cast<const void*>(&jitser_rt_omit),           \
       reinterpret_cast<const void*>(&jitser_rt_shared_earlier), \
       reinterpret_cast<const void*>(&jitser_rt_shared_new),     \

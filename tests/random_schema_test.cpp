@@ -327,7 +327,7 @@ TEST_P(RandomSchemaCached, CodeFromTheCacheAgreesWithTheInterpreter) {
 
 INSTANTIATE_TEST_SUITE_P(Formats, RandomSchemaCached,
                          ::testing::Values(Format::Binary, Format::Json, Format::Protobuf,
-                                           Format::Msgpack),
+                                           Format::Msgpack, Format::Cbor),
                          [](const ::testing::TestParamInfo<Format>& param) {
                            return std::string(format_name(param.param));
                          });

@@ -132,7 +132,8 @@ TEST_P(TiersInEachFormat, EveryPayloadGivesIdenticalBytesAndValues) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, TiersInEachFormat,
-                         testing::Values(Format::Binary, Format::Json, Format::Msgpack),
+                         testing::Values(Format::Binary, Format::Json, Format::Msgpack,
+                                         Format::Cbor),
                          [](const auto& param) { return std::string(format_name(param.param)); });
 
 // Truncation at every byte and random byte mutations of each payload's encoding: both tiers

@@ -51,19 +51,6 @@ WriteSpan jitser_binary_write_map(WriteContext* ctx, std::uint8_t* cursor, std::
   return write_entries(ctx, span, map, type, key, value);
 }
 
-bool jitser_binary_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                 std::size_t n) {
-  if (!valid_utf8(p, n)) return false;
-  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
-  return true;
-}
-
-void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                std::size_t n) {
-  type->list_ops->resize(type, list, n);
-  if (n) std::memcpy(type->list_ops->data(type, list), p, n);
-}
-
 // A list is read whole: binary has no repeated keys, so `append` is never set.
 bool jitser_binary_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t header,
                                   std::uint32_t) {
@@ -109,8 +96,6 @@ std::span<const HelperSymbol> binary_helpers() {
       {"jitser_binary_write_bool_list", reinterpret_cast<void*>(&jitser_binary_write_bool_list)},
       {"jitser_binary_write_map", reinterpret_cast<void*>(&jitser_binary_write_map)},
       {"jitser_binary_write_value", reinterpret_cast<void*>(&jitser_binary_write_value)},
-      {"jitser_binary_assign_string", reinterpret_cast<void*>(&jitser_binary_assign_string)},
-      {"jitser_binary_assign_bytes", reinterpret_cast<void*>(&jitser_binary_assign_bytes)},
       {"jitser_binary_read_bool_list", reinterpret_cast<void*>(&jitser_binary_read_bool_list)},
       {"jitser_binary_read_map", reinterpret_cast<void*>(&jitser_binary_read_map)},
       {"jitser_binary_read_value", reinterpret_cast<void*>(&jitser_binary_read_value)},

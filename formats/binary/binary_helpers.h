@@ -70,14 +70,6 @@ bool jitser_binary_read_value(ReadContext* ctx, Slot* s, void* value);
 bool jitser_binary_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* type,
                             const Instr* key, std::uint32_t header, std::uint32_t min_entry,
                             SlotReadFn read_key, SlotReadFn read_value, void* refill);
-
-// Helpers the kernel calls for what is not worth inlining.
-/// Checks n bytes at p are UTF-8 and assigns them to the String at s (of `allocator`).
-bool jitser_binary_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                 std::size_t n);
-/// Resizes the byte vector at `list` to n and copies n bytes at p into it.
-void jitser_binary_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                std::size_t n);
 }
 
 }  // namespace jitser

@@ -189,7 +189,7 @@ namespace {
     assign_short_string(out, allocator, p, n);
     return true;
   }
-  return jitser_binary_assign_string(out, allocator, p, n);
+  return jitser_rt_assign_text(out, allocator, p, n);
 }
 
 }  // namespace
@@ -208,7 +208,7 @@ bool jitser_binary_get_bytes(Slot* s, void* list, const TypeDesc* type) {
   Input& in = input(s);
   std::uint64_t n = 0;
   if (!binary::count(in, 1, n)) return false;
-  jitser_binary_assign_bytes(list, type, in.p, n);
+  jitser_rt_assign_bytes(list, type, in.p, n);
   in.p += n;
   return true;
 }

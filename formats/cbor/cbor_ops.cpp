@@ -10,6 +10,7 @@
 
 #include "formats/cbor/items.h"
 #include "formats/cbor/read_rules.h"
+#include "formats/cbor/time_rules.h"
 #include "formats/cbor/value_cbor.h"
 #include "formats/cbor/wire.h"
 #include "formats/time_ticks.h"
@@ -22,10 +23,6 @@ namespace {
 
 using cbor::Head;
 using cbor::Major;
-
-/// The most bytes a time takes: tag 1001, a map of two entries, each a small key and an
-/// integer.
-constexpr std::size_t kMaxTime = 3 + 1 + 2 * (1 + cbor::kMaxHead);
 
 class CborWriter final : public FormatWriter {
  public:
@@ -93,7 +90,10 @@ class CborWriter final : public FormatWriter {
           out.commit_to(cbor::put_int(room(out), ticks));
           return true;
         }
-        time(out, ticks, in.type->unit);
+        std::int64_t seconds;
+        std::uint64_t nanos;
+        split_ticks(ticks, in.type->unit, seconds, nanos);
+        out.commit_to(cbor::put_timestamp(out.ensure(cbor::kMaxTime), seconds, nanos));
         return true;
       }
       case Op::Dynamic: {
@@ -141,34 +141,6 @@ class CborWriter final : public FormatWriter {
   static void text(Buffer& out, std::string_view s) {
     out.commit_to(cbor::put_text_head(room(out), s.size()));
     if (!s.empty()) out.append(s.data(), s.size());
-  }
-
-  // Tag 1 with whole seconds, or with a float that reads back as the same time; else tag 1001
-  // with the seconds and the nanoseconds past them.
-  static void time(Buffer& out, std::int64_t ticks, TimeUnit unit) {
-    std::int64_t seconds;
-    std::uint64_t nanos;
-    split_ticks(ticks, unit, seconds, nanos);
-    std::uint8_t* o = out.ensure(kMaxTime);
-    if (nanos == 0) {
-      o = cbor::put_head(o, Major::Tag, cbor::kTagTimeEpoch);
-      out.commit_to(cbor::put_int(o, seconds));
-      return;
-    }
-    const double d = static_cast<double>(seconds) + static_cast<double>(nanos) * 1e-9;
-    std::int64_t s2;
-    std::uint64_t n2;
-    if (cbor::float_seconds(d, s2, n2) && s2 == seconds && n2 == nanos) {
-      o = cbor::put_head(o, Major::Tag, cbor::kTagTimeEpoch);
-      out.commit_to(cbor::put_double(o, d));
-      return;
-    }
-    o = cbor::put_head(o, Major::Tag, cbor::kTagExtendedTime);
-    o = cbor::put_head(o, Major::Map, 2);
-    o = cbor::put_int(o, cbor::kExtendedSeconds);
-    o = cbor::put_int(o, seconds);
-    o = cbor::put_int(o, cbor::kExtendedNanos);
-    out.commit_to(cbor::put_uint(o, nanos));
   }
 };
 
@@ -502,6 +474,23 @@ std::string cbor_object_head(std::size_t fields) {
   std::uint8_t head[cbor::kMaxHead];
   const std::uint8_t* end = cbor::put_head(head, Major::Map, fields);
   return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
+}
+
+WriteBound cbor_write_bound(const Instr& in) {
+  switch (in.op) {
+    case Op::Bool: return {.fixed = 1};
+    case Op::Int:
+    case Op::UInt:
+    case Op::Float: return {.fixed = cbor::kMaxHead};
+    // jitser_cbor_put_string may copy a word past a short string's end.
+    case Op::String: return {.fixed = cbor::kMaxHead + 16, .per_byte = 1, .fallible = true};
+    case Op::Bytes: return {.fixed = cbor::kMaxHead, .per_byte = 1};
+    case Op::Decimal: return {.fixed = cbor::kMaxDecimal};
+    case Op::Time: return {.fixed = cbor::kMaxTime};
+    case Op::List:
+    case Op::Array: return {.fixed = cbor::kMaxHead};
+    default: return {};
+  }
 }
 
 }  // namespace jitser

@@ -17,5 +17,7 @@ FormatReader* cbor_reader(void* storage);
 std::string cbor_enum_text(std::string_view name);
 /// The map head before an object of `fields` fields.
 std::string cbor_object_head(std::size_t fields);
+/// What the kernel's put for an instruction may write.
+WriteBound cbor_write_bound(const Instr& in);
 
 }  // namespace jitser

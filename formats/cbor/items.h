@@ -12,6 +12,7 @@
 #include <jitser/type_desc.h>
 
 #include "formats/cbor/read_rules.h"
+#include "formats/cbor/time_rules.h"
 #include "formats/cbor/wire.h"
 
 namespace jitser::cbor {

@@ -91,18 +91,4 @@ inline bool scale_of(const Integer& exponent, std::int32_t& scale) {
   return true;
 }
 
-/// Epoch seconds as a float (tag 1) as whole seconds and the nanoseconds nearest the fraction
-/// past them; false for a value that is not finite or passes int64 seconds.
-inline bool float_seconds(double seconds, std::int64_t& whole, std::uint64_t& nanos) {
-  if (!(seconds >= -0x1p63 && seconds < 0x1p63)) return false;
-  const double floored = std::floor(seconds);
-  whole = static_cast<std::int64_t>(floored);
-  nanos = static_cast<std::uint64_t>(std::llround((seconds - floored) * 1e9));
-  if (nanos >= 1000000000) {
-    nanos -= 1000000000;
-    if (__builtin_add_overflow(whole, 1, &whole)) return false;
-  }
-  return true;
-}
-
 }  // namespace jitser::cbor

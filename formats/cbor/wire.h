@@ -64,6 +64,28 @@ inline std::uint64_t get_be(const std::uint8_t* p, unsigned bytes) {
   return v;
 }
 
+/// A head's argument of 1, 2, 4 or 8 bytes, big-endian, one load each.
+inline std::uint64_t get_argument(const std::uint8_t* p, unsigned bytes) {
+  switch (bytes) {
+    case 1: return *p;
+    case 2: {
+      std::uint16_t x;
+      std::memcpy(&x, p, 2);
+      return __builtin_bswap16(x);
+    }
+    case 4: {
+      std::uint32_t x;
+      std::memcpy(&x, p, 4);
+      return __builtin_bswap32(x);
+    }
+    default: {
+      std::uint64_t x;
+      std::memcpy(&x, p, 8);
+      return __builtin_bswap64(x);
+    }
+  }
+}
+
 /// A head in its shortest form (RFC 8949, section 4.2.1): the argument in the initial byte
 /// below 24, else in 1, 2, 4 or 8 bytes after it.
 inline std::uint8_t* put_head(std::uint8_t* out, Major major, std::uint64_t n) {
@@ -237,7 +259,7 @@ inline HeadStatus get_head(const std::uint8_t*& p, const std::uint8_t* end, Head
   if (info > 27) return HeadStatus::reserved;
   const unsigned bytes = 1u << (info - 24);
   if (static_cast<std::size_t>(end - p) <= bytes) return HeadStatus::truncated;
-  h.n = get_be(p + 1, bytes);
+  h.n = get_argument(p + 1, bytes);
   if (h.major == Major::Simple) {
     if (bytes == 1 && h.n < 32) return HeadStatus::bad_simple;
     if (bytes > 1) h.float_bytes = static_cast<std::uint8_t>(bytes);

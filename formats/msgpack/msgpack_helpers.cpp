@@ -84,19 +84,6 @@ std::uint8_t* jitser_msgpack_put_text(std::uint8_t* out, const char* data, std::
   return out + n;
 }
 
-bool jitser_msgpack_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                  std::size_t n) {
-  if (!valid_utf8(p, n)) return false;
-  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
-  return true;
-}
-
-void jitser_msgpack_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                 std::size_t n) {
-  type->list_ops->resize(type, list, n);
-  if (n) std::memcpy(type->list_ops->data(type, list), p, n);
-}
-
 // A list is read whole: MessagePack has no repeated keys, so `append` is never set.
 bool jitser_msgpack_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t,
                                    std::uint32_t) {
@@ -147,8 +134,6 @@ std::span<const HelperSymbol> msgpack_helpers() {
       {"jitser_msgpack_read_value", reinterpret_cast<void*>(&jitser_msgpack_read_value)},
       {"jitser_msgpack_read_map", reinterpret_cast<void*>(&jitser_msgpack_read_map)},
       {"jitser_msgpack_put_text", reinterpret_cast<void*>(&jitser_msgpack_put_text)},
-      {"jitser_msgpack_assign_string", reinterpret_cast<void*>(&jitser_msgpack_assign_string)},
-      {"jitser_msgpack_assign_bytes", reinterpret_cast<void*>(&jitser_msgpack_assign_bytes)},
   };
   return helpers;
 }

@@ -35,12 +35,6 @@ bool jitser_msgpack_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDes
 // Helpers the kernel calls for what is not worth inlining.
 /// Writes the n bytes at data after a str head's room, checked as UTF-8: the end, or null.
 std::uint8_t* jitser_msgpack_put_text(std::uint8_t* out, const char* data, std::size_t n);
-/// Checks n bytes at p are UTF-8 and assigns them to the String at s (of `allocator`).
-bool jitser_msgpack_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                  std::size_t n);
-/// Resizes the byte vector at `list` to n and copies n bytes at p into it.
-void jitser_msgpack_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                 std::size_t n);
 }
 
 }  // namespace jitser

@@ -30,8 +30,7 @@ extern "C" {
 
 // The Input the kernel and the helpers, compiled by different compilers, both read.
 extern const std::uint64_t jitser_msgpack_kernel_layout;
-const std::uint64_t jitser_msgpack_kernel_layout =
-    sizeof(Input) | offsetof(Input, ctx) << 12 | offsetof(Input, scratch) << 24;
+const std::uint64_t jitser_msgpack_kernel_layout = kCursorInputLayout;
 
 std::uint8_t* jitser_msgpack_put_frame(std::uint8_t* out, std::uint64_t, bool, std::uint32_t) {
   return out;
@@ -59,31 +58,6 @@ std::uint8_t* jitser_msgpack_put_float(std::uint8_t* out, float v, std::uint32_t
 std::uint8_t* jitser_msgpack_put_double(std::uint8_t* out, double v, std::uint32_t) {
   return msgpack::put_double(out, v);
 }
-
-}  // extern "C"
-
-namespace {
-
-// Whether the n >= 16 bytes at data are ASCII (and so UTF-8), 16 at a time, the last 16
-// overlapping those before.
-[[gnu::always_inline]] inline bool all_ascii(const char* data, std::size_t n) {
-  using Word = unsigned char __attribute__((vector_size(16)));
-  Word any = {};
-  Word w;
-  for (std::size_t i = 0; i + 16 <= n; i += 16) {
-    std::memcpy(&w, data + i, 16);
-    any |= w;
-  }
-  std::memcpy(&w, data + n - 16, 16);
-  any |= w;
-  std::uint64_t halves[2];
-  std::memcpy(halves, &any, 16);
-  return ((halves[0] | halves[1]) & 0x8080808080808080ull) == 0;
-}
-
-}  // namespace
-
-extern "C" {
 
 // A string of ASCII bytes, the common case, is checked and copied here: one of up to 15 as one
 // 16-byte word (a std::string's storage always holds 16 bytes, its local buffer or a heap block
@@ -134,12 +108,7 @@ std::uint8_t* jitser_msgpack_put_end_list(std::uint8_t* out, std::uint64_t, std:
 
 bool jitser_msgpack_open(ReadContext* ctx, const std::uint8_t* p, const std::uint8_t* end,
                          Slot* root) {
-  Input* in = ::new (ctx->input) Input;  // the scratch is written before it is read
-  in->p = p;
-  in->end = end;
-  in->readable = end + ctx->padding;
-  in->ctx = ctx;
-  msgpack::set_input(root, in);
+  open_cursor(ctx, p, end, root);
   return true;
 }
 
@@ -202,7 +171,7 @@ bool jitser_msgpack_get_string(Slot* s, void* out, std::uint32_t allocator) {
   if (!msgpack::str_head(in, n)) return false;
   if (n <= 15 && in.readable - in.p >= 16 && ascii_prefix(in.p, n)) {
     assign_short_string(out, allocator, in.p, n);
-  } else if (!jitser_msgpack_assign_string(out, allocator, in.p, n)) {
+  } else if (!jitser_rt_assign_text(out, allocator, in.p, n)) {
     return false;
   }
   in.p += n;
@@ -216,7 +185,7 @@ bool jitser_msgpack_get_bytes(Slot* s, void* list, const TypeDesc* type) {
       h.bits > static_cast<std::uint64_t>(in.end - in.p)) {
     return false;
   }
-  jitser_msgpack_assign_bytes(list, type, in.p, h.bits);
+  jitser_rt_assign_bytes(list, type, in.p, h.bits);
   in.p += h.bits;
   return true;
 }
@@ -347,8 +316,6 @@ const void* const jitser_msgpack_calls[] = {
     reinterpret_cast<const void*>(&jitser_msgpack_read_value),
     reinterpret_cast<const void*>(&jitser_msgpack_read_map),
     reinterpret_cast<const void*>(&jitser_msgpack_put_text),
-    reinterpret_cast<const void*>(&jitser_msgpack_assign_string),
-    reinterpret_cast<const void*>(&jitser_msgpack_assign_bytes),
 };
 
 // The kernel's functions by name, as compiled into the library: first-tier code calls them out

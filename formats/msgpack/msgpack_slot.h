@@ -1,12 +1,7 @@
 // What a compiled MessagePack reader's Slots hold, for the kernel (msgpack_kernel.cpp) and the
-// helpers (msgpack_helpers.cpp).
-//
-// Every MessagePack container states its count first, and its items follow one another, so
-// reading is one walk through the input: like the interpreter's reader, compiled code keeps
-// one position, in the ReadContext, and every Slot points at it. An object's iterator holds
-// besides the fields it has left. A Slot of its own position for each value would have to be
-// handed back to the slot of the object or list around it once the value is read, which a
-// slot lent to a call that is not inlined cannot do.
+// helpers (msgpack_helpers.cpp): every MessagePack container states its count first, and its
+// items follow one another, so reading is one walk through the input, on a CursorInput
+// (formats/cursor_input.h), as the interpreter's reader keeps one position too.
 #pragma once
 
 #include <cstddef>
@@ -14,33 +9,21 @@
 #include <cstring>
 
 #include "formats/compiled_abi.h"
+#include "formats/cursor_input.h"
 #include "formats/msgpack/read_rules.h"
 #include "formats/msgpack/wire.h"
 
 namespace jitser::msgpack {
 
-struct Input {
-  const std::uint8_t* p;
-  const std::uint8_t* end;
-  const std::uint8_t* readable;  // the end and the padding past it, which may be read
-  ReadContext* ctx;
-  // A key or enum name too near the end to be compared in place, with 8 bytes after it.
-  char scratch[sizeof(ReadContext::input) - 4 * sizeof(void*)];
-};
-static_assert(sizeof(Input) == sizeof(ReadContext::input));
+using Input = CursorInput;
+using jitser::count_fits;
+using jitser::input;
+using jitser::left;
+using jitser::readable_text;
+using jitser::set_input;
 
-/// The bytes of a Slot that compiled code copies: the Input and an iterator's count.
-inline constexpr std::uint32_t kSlotBytes = 16;
-
-JITSER_MSGPACK_INLINE Input& input(Slot* s) {
-  Input* in;
-  std::memcpy(&in, s->bytes, sizeof in);
-  return *in;
-}
-JITSER_MSGPACK_INLINE void set_input(Slot* s, Input* in) { std::memcpy(s->bytes, &in, sizeof in); }
-JITSER_MSGPACK_INLINE std::uint64_t& left(Slot* s) {
-  return *reinterpret_cast<std::uint64_t*>(s->bytes + 8);
-}
+/// The bytes of a Slot that compiled code copies.
+inline constexpr std::uint32_t kSlotBytes = kCursorSlotBytes;
 
 JITSER_MSGPACK_INLINE bool head(Input& in, Head& h) {
   return get_head(in.p, in.end, h) == HeadStatus::ok;
@@ -87,28 +70,6 @@ JITSER_MSGPACK_INLINE bool head_of(Input& in, Type type, std::uint8_t fix, std::
 /// A str's head whose bytes are in the input.
 JITSER_MSGPACK_INLINE bool str_head(Input& in, std::uint64_t& n) {
   return head_of(in, Type::Str, 0xa0, 0x1f, n) && n <= static_cast<std::uint64_t>(in.end - in.p);
-}
-
-/// A count of items of at least `min_bytes` each, bounded by the input left.
-JITSER_MSGPACK_INLINE bool count_fits(const Input& in, std::uint64_t n, std::uint32_t min_bytes) {
-  return n <= static_cast<std::uint64_t>(in.end - in.p) / (min_bytes ? min_bytes : 1);
-}
-
-/// The n bytes at `from` (in the input) with 8 more readable after them: where they are, or a
-/// copy in the scratch; null, and the input left to the interpreter, for text too long for
-/// it.
-JITSER_MSGPACK_INLINE const char* readable_text(Input& in, const std::uint8_t* from,
-                                                std::size_t n) {
-  if (static_cast<std::size_t>(in.readable - from) >= n + 8) {
-    return reinterpret_cast<const char*>(from);
-  }
-  if (n + 8 > sizeof in.scratch) {
-    jitser_rt_decline(in.ctx);
-    return nullptr;
-  }
-  std::memset(in.scratch, 0, n + 8);
-  std::memcpy(in.scratch, from, n);
-  return in.scratch;
 }
 
 }  // namespace jitser::msgpack

@@ -51,19 +51,6 @@ bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
   return skip_group(*p, end, number, max_depth, fail);
 }
 
-bool jitser_protobuf_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                   std::size_t n) {
-  if (n && !valid_utf8(p, n)) return false;
-  assign_string(static_cast<Allocator>(allocator), s, reinterpret_cast<const char*>(p), n);
-  return true;
-}
-
-void jitser_protobuf_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                  std::size_t n) {
-  type->list_ops->resize(type, list, n);
-  if (n) std::memcpy(type->list_ops->data(type, list), p, n);
-}
-
 bool jitser_protobuf_get_decimal(Slot* s, Decimal* d) {
   FieldValue& v = value_of(s);
   ReadFailure fail;
@@ -220,8 +207,6 @@ std::span<const HelperSymbol> protobuf_helpers() {
   static const HelperSymbol helpers[] = {
       {"jitser_protobuf_widen_sized", reinterpret_cast<void*>(&jitser_protobuf_widen_sized)},
       {"jitser_protobuf_skip_group", reinterpret_cast<void*>(&jitser_protobuf_skip_group)},
-      {"jitser_protobuf_assign_string", reinterpret_cast<void*>(&jitser_protobuf_assign_string)},
-      {"jitser_protobuf_assign_bytes", reinterpret_cast<void*>(&jitser_protobuf_assign_bytes)},
       {"jitser_protobuf_get_decimal", reinterpret_cast<void*>(&jitser_protobuf_get_decimal)},
       {"jitser_protobuf_get_time", reinterpret_cast<void*>(&jitser_protobuf_get_time)},
       {"jitser_protobuf_write_value", reinterpret_cast<void*>(&jitser_protobuf_write_value)},

@@ -86,12 +86,6 @@ WriteSpan jitser_protobuf_widen_sized(WriteContext* ctx, std::uint8_t* cursor, s
 /// is malformed.
 bool jitser_protobuf_skip_group(const std::uint8_t** p, const std::uint8_t* end,
                                 std::uint32_t number, std::uint32_t max_depth);
-/// Checks n bytes at p are UTF-8 and assigns them to the String at s (of `allocator`).
-bool jitser_protobuf_assign_string(void* s, std::uint32_t allocator, const std::uint8_t* p,
-                                   std::size_t n);
-/// Resizes the byte vector at `list` to n and copies n bytes at p into it.
-void jitser_protobuf_assign_bytes(void* list, const TypeDesc* type, const std::uint8_t* p,
-                                  std::size_t n);
 }
 
 }  // namespace jitser

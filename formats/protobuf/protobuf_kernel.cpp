@@ -200,13 +200,13 @@ bool jitser_protobuf_get_string(Slot* s, void* out, std::uint32_t allocator) {
     assign_short_string(out, allocator, v.p, n);
     return true;
   }
-  return jitser_protobuf_assign_string(out, allocator, v.p, n);
+  return jitser_rt_assign_text(out, allocator, v.p, n);
 }
 
 bool jitser_protobuf_get_bytes(Slot* s, void* list, const TypeDesc* type) {
   FieldValue& v = value_of(s);
   if (!as_type(v, wire::kLen)) return false;
-  jitser_protobuf_assign_bytes(list, type, v.p, static_cast<std::size_t>(v.end - v.p));
+  jitser_rt_assign_bytes(list, type, v.p, static_cast<std::size_t>(v.end - v.p));
   return true;
 }
 

@@ -1,0 +1,67 @@
+// What a compiled CBOR reader's Slots hold, for the kernel (cbor_kernel.cpp) and the helpers
+// (cbor_helpers.cpp): items follow one another, so reading is one walk through the input, on
+// a CursorInput (formats/cursor_input.h), as the interpreter's reader keeps one position too.
+//
+// Compiled code reads definite lengths and the tags of the kinds that have them. What is
+// rarer (indefinite lengths, other tags, bignums) it leaves to the interpreter
+// (jitser_rt_decline), which reads every well-formed item.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "formats/cbor/wire.h"
+#include "formats/compiled_abi.h"
+#include "formats/cursor_input.h"
+
+namespace jitser::cbor {
+
+using Input = CursorInput;
+using jitser::count_fits;
+using jitser::input;
+using jitser::left;
+using jitser::readable_text;
+using jitser::set_input;
+
+/// The bytes of a Slot that compiled code copies.
+inline constexpr std::uint32_t kSlotBytes = kCursorSlotBytes;
+
+/// Leaves the input to the interpreter: false, as the kernel function that calls it returns.
+JITSER_CURSOR_INLINE bool decline(Input& in) { return jitser_rt_decline(in.ctx); }
+
+/// The head at the position, well-formed. An indefinite length or a tag, which compiled code
+/// leaves to the interpreter, declines.
+JITSER_CURSOR_INLINE bool head(Input& in, Head& h) {
+  if (get_head(in.p, in.end, h) != HeadStatus::ok) return false;
+  if (h.indefinite || h.major == Major::Tag) return decline(in);
+  return true;
+}
+
+/// False, for an item compiled code does not read as the value asked for: one the interpreter
+/// may read (a tag, an indefinite length) declines.
+JITSER_CURSOR_INLINE bool not_read(Input& in) {
+  Head h;
+  head(in, h);
+  return false;
+}
+
+/// The argument of a head of major type `major`, read in line when it is in the initial byte
+/// (below 24), the common case, and by get_head otherwise.
+JITSER_CURSOR_INLINE bool head_of(Input& in, Major major, std::uint64_t& n) {
+  const auto m = static_cast<std::uint8_t>(static_cast<unsigned>(major) << 5);
+  if (in.p != in.end && (*in.p & 0xe0) == m && (*in.p & 0x1f) < 24) {
+    n = *in.p++ & 0x1f;
+    return true;
+  }
+  Head h;
+  if (!head(in, h) || h.major != major) return false;
+  n = h.n;
+  return true;
+}
+
+/// A text string's head whose bytes are in the input.
+JITSER_CURSOR_INLINE bool text_head(Input& in, std::uint64_t& n) {
+  return head_of(in, Major::Text, n) && n <= static_cast<std::uint64_t>(in.end - in.p);
+}
+
+}  // namespace jitser::cbor
