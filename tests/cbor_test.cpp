@@ -7,6 +7,7 @@
 #include <map>
 
 #include "bench/payloads.h"
+#include "formats/cbor/wire.h"
 #include "support.h"
 
 namespace jitser {
@@ -166,6 +167,26 @@ TEST(Cbor, FloatsInTheShortestWidthThatKeepsTheirValue) {
   EXPECT_EQ(read_hex(one_v("FB 3F F1 99 99 99 99 99 9A"), f).code(), Errc::out_of_range);
   EXPECT_EQ(read_hex(one_v("1B 00 20 00 00 00 00 00 01"), d).code(), Errc::out_of_range);
   EXPECT_EQ(read_hex(one_v("F5"), d).code(), Errc::type_mismatch);
+}
+
+// Every half-precision float, NaN payloads included, is found to be one and written as it was;
+// a double a bit off any of them is not one.
+TEST(Cbor, EveryHalfIsFoundAndNothingElse) {
+  for (std::uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const double d = cbor::from_half(static_cast<std::uint16_t>(bits));
+    std::uint16_t h = 0;
+    ASSERT_TRUE(cbor::to_half(d, h)) << bits;
+    ASSERT_EQ(h, bits);
+    if (std::isnan(d) || std::isinf(d)) continue;
+    for (const double off : {std::nextafter(d, HUGE_VAL), std::nextafter(d, -HUGE_VAL)}) {
+      std::uint16_t other = 0;
+      EXPECT_FALSE(cbor::to_half(off, other)) << bits << " " << off;
+    }
+  }
+  std::uint16_t h = 0;
+  EXPECT_FALSE(cbor::to_half(65520.0, h));
+  EXPECT_FALSE(cbor::to_half(0x1p-25, h));
+  EXPECT_FALSE(cbor::to_half(std::numeric_limits<double>::denorm_min(), h));
 }
 
 TEST(Cbor, StringsBytesAndSimpleValues) {

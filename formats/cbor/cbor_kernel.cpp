@@ -124,36 +124,17 @@ bool jitser_cbor_get_bool(Slot* s, std::uint8_t* out) {
   return cbor::not_read(in);
 }
 
-// An integer head, with the small ones (argument in the initial byte) in line.
 bool jitser_cbor_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std::uint32_t) {
-  Input& in = input(s);
-  if (in.p != in.end && (*in.p & 0xdf) < 24) {  // major type 0 or 1, argument below 24
-    const std::uint8_t b = *in.p++;
-    *out = b < 0x20 ? b : -1 - static_cast<std::int64_t>(b & 0x1f);
-    return true;
-  }
-  Head h;
-  if (!cbor::head(in, h) || (h.major != Major::Unsigned && h.major != Major::Negative)) {
-    return false;
-  }
-  const cbor::Integer v{h.major == Major::Negative, h.n};
-  if (!cbor::int_fits(v, true, width)) return false;
+  cbor::Integer v;
+  if (!cbor::integer_head(input(s), v) || !cbor::int_fits(v, true, width)) return false;
   *out = static_cast<std::int64_t>(cbor::int_bits(v));
   return true;
 }
 
 bool jitser_cbor_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std::uint32_t) {
-  Input& in = input(s);
-  if (in.p != in.end && *in.p < 24) {
-    *out = *in.p++;
-    return true;
-  }
-  Head h;
-  if (!cbor::head(in, h) || h.major != Major::Unsigned ||
-      !cbor::int_fits({false, h.n}, false, width)) {
-    return false;
-  }
-  *out = h.n;
+  cbor::Integer v;
+  if (!cbor::integer_head(input(s), v) || !cbor::int_fits(v, false, width)) return false;
+  *out = v.n;
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "formats/cbor/read_rules.h"
 #include "formats/cbor/wire.h"
 #include "formats/compiled_abi.h"
 #include "formats/cursor_input.h"
@@ -46,16 +47,46 @@ JITSER_CURSOR_INLINE bool not_read(Input& in) {
 }
 
 /// The argument of a head of major type `major`, read in line when it is in the initial byte
-/// (below 24), the common case, and by get_head otherwise.
+/// (below 24) or the one after it, the common cases, and by get_head otherwise.
 JITSER_CURSOR_INLINE bool head_of(Input& in, Major major, std::uint64_t& n) {
   const auto m = static_cast<std::uint8_t>(static_cast<unsigned>(major) << 5);
-  if (in.p != in.end && (*in.p & 0xe0) == m && (*in.p & 0x1f) < 24) {
-    n = *in.p++ & 0x1f;
-    return true;
+  if (in.p != in.end && (*in.p & 0xe0) == m) {
+    const unsigned info = *in.p & 0x1f;
+    if (info < 24) {
+      n = info;
+      ++in.p;
+      return true;
+    }
+    if (info == 24 && in.end - in.p >= 2) {
+      n = in.p[1];
+      in.p += 2;
+      return true;
+    }
   }
   Head h;
   if (!head(in, h) || h.major != major) return false;
   n = h.n;
+  return true;
+}
+
+/// An integer's head (major type 0 or 1) in any width, in line; false for any other item, and
+/// a tag (a bignum) declines.
+JITSER_CURSOR_INLINE bool integer_head(Input& in, Integer& v) {
+  if (in.p == in.end) return false;
+  const std::uint8_t b = *in.p;
+  if (b >= 0x40) return not_read(in);
+  const unsigned info = b & 0x1f;
+  v.negative = b >= 0x20;
+  if (info < 24) {
+    v.n = info;
+    ++in.p;
+    return true;
+  }
+  if (info > 27) return false;  // reserved, or an indefinite length: not well-formed
+  const unsigned bytes = 1u << (info - 24);
+  if (static_cast<std::size_t>(in.end - in.p) <= bytes) return false;
+  v.n = get_argument(in.p + 1, bytes);
+  in.p += 1 + bytes;
   return true;
 }
 

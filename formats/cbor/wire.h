@@ -123,52 +123,53 @@ inline std::string text_item(std::string_view text) {
 
 /// A half-precision float's value (IEEE 754 binary16); a NaN keeps its sign and payload.
 inline double from_half(std::uint16_t h) {
-  const bool negative = (h & 0x8000) != 0;
+  const std::uint64_t sign = std::uint64_t{h} >> 15 << 63;
   const unsigned exponent = h >> 10 & 0x1f;
-  const unsigned mantissa = h & 0x3ff;
-  if (exponent == 0x1f && mantissa != 0) {
-    const std::uint64_t bits =
-        std::uint64_t{negative} << 63 | std::uint64_t{0x7ff} << 52 | std::uint64_t{mantissa} << 42;
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
+  const std::uint64_t mantissa = h & 0x3ff;
+  double d;
+  if (exponent == 0) {  // zero or subnormal: a multiple of 2^-24
+    d = static_cast<double>(mantissa) * 0x1p-24;
+    return sign ? -d : d;
   }
-  double v = exponent == 0      ? std::ldexp(mantissa, -24)
-             : exponent == 0x1f ? HUGE_VAL
-                                : std::ldexp(mantissa + 1024, static_cast<int>(exponent) - 25);
-  return negative ? -v : v;
+  const std::uint64_t bits =
+      sign | (exponent == 0x1f ? std::uint64_t{0x7ff} : exponent - 15 + 1023) << 52 |
+      mantissa << 42;
+  std::memcpy(&d, &bits, 8);
+  return d;
 }
 
 /// Whether `d` is exactly a half-precision float (a NaN: whether its payload fits ten bits),
-/// and which one.
+/// and which one: from the double's bits, as the writer asks of every float.
 inline bool to_half(double d, std::uint16_t& h) {
   std::uint64_t bits;
   std::memcpy(&bits, &d, 8);
   const auto sign = static_cast<std::uint16_t>(bits >> 48 & 0x8000);
-  if (std::isnan(d)) {
-    const std::uint64_t payload = bits & ((std::uint64_t{1} << 52) - 1);
-    if ((payload & ((std::uint64_t{1} << 42) - 1)) != 0) return false;
-    h = static_cast<std::uint16_t>(sign | 0x7c00 | payload >> 42);
+  const auto exponent = static_cast<int>(bits >> 52 & 0x7ff);
+  const std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+  const std::uint64_t low42 = (std::uint64_t{1} << 42) - 1;
+  if (exponent == 0x7ff) {  // infinities and NaNs, whose payload must fit ten bits
+    if ((mantissa & low42) != 0) return false;
+    h = static_cast<std::uint16_t>(sign | 0x7c00 | mantissa >> 42);
     return true;
   }
-  if (std::isinf(d) || d == 0) {
-    h = static_cast<std::uint16_t>(sign | (d == 0 ? 0 : 0x7c00));
+  if (exponent == 0 && mantissa == 0) {
+    h = sign;
     return true;
   }
-  const double a = std::fabs(d);
-  if (a > 65504 || a < 0x1p-24) return false;
-  const int e = std::ilogb(a);
-  if (e < -14) {  // subnormal: a multiple of 2^-24
-    const double m = std::ldexp(a, 24);
-    if (m != std::floor(m)) return false;
-    h = static_cast<std::uint16_t>(sign | static_cast<unsigned>(m));
+  const int e = exponent - 1023;
+  if (e >= -14 && e <= 15) {  // a normal half: its ten bits of mantissa
+    if ((mantissa & low42) != 0) return false;
+    h = static_cast<std::uint16_t>(sign | static_cast<unsigned>(e + 15) << 10 | mantissa >> 42);
     return true;
   }
-  const double m = std::ldexp(a, 10 - e);  // in [1024, 2048)
-  if (m != std::floor(m)) return false;
-  h = static_cast<std::uint16_t>(sign | static_cast<unsigned>(e + 15) << 10 |
-                                 (static_cast<unsigned>(m) - 1024));
-  return true;
+  if (e >= -24 && e < -14) {  // a subnormal half: a multiple of 2^-24
+    const unsigned shift = static_cast<unsigned>(28 - e);
+    const std::uint64_t significand = mantissa | std::uint64_t{1} << 52;
+    if ((significand & ((std::uint64_t{1} << shift) - 1)) != 0) return false;
+    h = static_cast<std::uint16_t>(sign | significand >> shift);
+    return true;
+  }
+  return false;
 }
 
 /// Whether `d` is exactly a single-precision float (a NaN: whether its payload fits 23 bits).
