@@ -21,6 +21,7 @@
 
 #include "bench/generated_types.h"
 #include "bench/payloads.h"
+#include "bench/peers/cbor_peers.h"
 #include "bench/peers/json_peers.h"
 #include "bench/peers/msgpack_peers.h"
 #include "bench/peers/protobuf_dynamic.h"
@@ -537,42 +538,57 @@ void register_json_peers(const std::string& payload, const T& sample,
   }
 }
 
-// msgpack-cxx in its two layouts: msgpack/<payload>/<op>/msgpack_cxx_map and _array, each
-// reading the bytes it wrote (the map layout's are the document jitser writes).
+// A peer library bound to a payload (write() the bytes of its value, read(bytes) it back,
+// value() what it read): <prefix>serialize/<impl> and <prefix>deserialize/<impl>, the latter
+// reading the bytes the peer wrote.
+template <class Peer, class T>
+void register_peer(const std::string& prefix, const char* impl, std::shared_ptr<Peer> peer,
+                   const T& sample) {
+  benchmark::RegisterBenchmark(
+      (prefix + "serialize/" + impl).c_str(), [peer](benchmark::State& state) {
+        std::size_t size = 0;
+        for (auto _ : state) {
+          const auto bytes = peer->write();
+          benchmark::DoNotOptimize(bytes.data());
+          size = bytes.size();
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+      });
+  const auto written = peer->write();
+  auto input = std::make_shared<std::vector<std::uint8_t>>(written.begin(), written.end());
+  benchmark::RegisterBenchmark(
+      (prefix + "deserialize/" + impl).c_str(), [peer, input, sample](benchmark::State& state) {
+        if (!peer->read(*input) || !(peer->value() == sample)) {
+          state.SkipWithError("round trip does not give back an equal value");
+          return;
+        }
+        for (auto _ : state) {
+          if (!peer->read(*input)) {
+            state.SkipWithError("deserialize failed");
+            break;
+          }
+        }
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input->size()));
+      });
+}
+
+// msgpack-cxx in its two layouts: msgpack/<payload>/<op>/msgpack_cxx_map and _array (the map
+// layout's bytes are the document jitser writes).
 template <class T>
 void register_msgpack_peers(const std::string& payload, const T& sample) {
   namespace peers = bench::msgpack_peers;
-  const std::string prefix = "msgpack/" + payload + "/";
   for (auto [impl, layout] : {std::pair{"msgpack_cxx_map", peers::Layout::Map},
                               std::pair{"msgpack_cxx_array", peers::Layout::Array}}) {
-    auto peer = std::make_shared<peers::MsgpackCxx<T>>(layout, sample);
-    benchmark::RegisterBenchmark(
-        (prefix + "serialize/" + impl).c_str(), [peer](benchmark::State& state) {
-          std::size_t size = 0;
-          for (auto _ : state) {
-            const auto bytes = peer->write();
-            benchmark::DoNotOptimize(bytes.data());
-            size = bytes.size();
-          }
-          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
-        });
-    const auto written = peer->write();
-    auto input = std::make_shared<std::vector<std::uint8_t>>(written.begin(), written.end());
-    benchmark::RegisterBenchmark(
-        (prefix + "deserialize/" + impl).c_str(), [peer, input, sample](benchmark::State& state) {
-          if (!peer->read(*input) || !(peer->value() == sample)) {
-            state.SkipWithError("round trip does not give back an equal value");
-            return;
-          }
-          for (auto _ : state) {
-            if (!peer->read(*input)) {
-              state.SkipWithError("deserialize failed");
-              break;
-            }
-          }
-          state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * input->size()));
-        });
+    register_peer("msgpack/" + payload + "/", impl,
+                  std::make_shared<peers::MsgpackCxx<T>>(layout, sample), sample);
   }
+}
+
+// libcbor: cbor/<payload>/<op>/libcbor.
+template <class T>
+void register_cbor_peers(const std::string& payload, const T& sample) {
+  register_peer("cbor/" + payload + "/", "libcbor",
+                std::make_shared<bench::cbor_peers::LibCbor<T>>(sample), sample);
 }
 
 // The same document with every object's keys in reverse order.
@@ -837,16 +853,20 @@ int main(int argc, char** argv) {
       }
     });
   }
-  // MessagePack copies shared objects, so it refuses the Graph's cycles too.
-  for (Impl tier : {Impl::Interp, Impl::Jit}) {
-    payloads::for_each_payload([tier](const char* name, const auto& value) {
-      if constexpr (!std::is_same_v<std::decay_t<decltype(value)>, payloads::Graph>) {
-        register_codec(Format::Msgpack, name, value, tier);
-      }
-    });
+  // MessagePack and CBOR copy shared objects, so they refuse the Graph's cycles too.
+  for (const Format format : {Format::Msgpack, Format::Cbor}) {
+    for (Impl tier : {Impl::Interp, Impl::Jit}) {
+      payloads::for_each_payload([format, tier](const char* name, const auto& value) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(value)>, payloads::Graph>) {
+          register_codec(format, name, value, tier);
+        }
+      });
+    }
   }
   bench::msgpack_peers::for_each_payload(
       [](const char* name, const auto& value) { register_msgpack_peers(name, value); });
+  bench::cbor_peers::for_each_payload(
+      [](const char* name, const auto& value) { register_cbor_peers(name, value); });
   // First-tier code, which runs while optimized code compiles (docs/jit.md).
   for (const Format format : all_formats()) {
     if (!format_compiles(format)) continue;

@@ -61,9 +61,19 @@ TARGETS = [
     for payload in ("StringList", "StringMap") for op in ("serialize", "deserialize")
     for peer in ("msgpack_cxx_map", "msgpack_cxx_array")
 ] + [
+    # CBOR against libcbor (cbor_encode_* into a buffer; cbor_load plus a binding)
+    ("cbor", "MediaContent", "serialize", "jit", "libcbor", 2.0),
+    ("cbor", "MediaContent", "deserialize", "jit", "libcbor", 25.0),
+] + [
+    ("cbor", "MediaContent", op, "jit", "interp", 3.0) for op in ("serialize", "deserialize")
+] + [
+    ("cbor", payload, op, "jit", "libcbor", 1.0)
+    for payload in ("StringList", "StringMap") for op in ("serialize", "deserialize")
+] + [
     # first-tier code (docs/jit.md), which runs while optimized code compiles
     (fmt, "MediaContent", op, "first", "interp", 2.0)
-    for fmt in ("binary", "json", "protobuf", "msgpack") for op in ("serialize", "deserialize")
+    for fmt in ("binary", "json", "protobuf", "msgpack", "cbor")
+    for op in ("serialize", "deserialize")
 ]
 # (format, payload, op, impl, other payload, at most this many times slower than on it)
 SLOWDOWN_LIMITS = [
