@@ -35,10 +35,19 @@ if(NOT back_msgpack STREQUAL "${doc}\n")
   message(FATAL_ERROR "JSON -> MessagePack -> JSON changed the document:\n${doc}\n${back_msgpack}")
 endif()
 
-# A document of any shape, as a jitser::Value without a schema, through MessagePack.
+# And through CBOR.
+convert(${WORK}/in.json ${WORK}/out.cbor json cbor 0)
+convert(${WORK}/out.cbor ${WORK}/back_cbor.json cbor json 0)
+file(READ ${WORK}/back_cbor.json back_cbor)
+if(NOT back_cbor STREQUAL "${doc}\n")
+  message(FATAL_ERROR "JSON -> CBOR -> JSON changed the document:\n${doc}\n${back_cbor}")
+endif()
+
+# A document of any shape, as a jitser::Value without a schema, through MessagePack and CBOR.
 set(any [=[[1,-2,18446744073709551615,1.5,true,null,"é",{"a":{},"b":[2,"x"]}]]=])
 file(WRITE ${WORK}/any.json "${any}")
-foreach(step "any.json;any.msgpack;json;msgpack" "any.msgpack;any_back.json;msgpack;json")
+foreach(step "any.json;any.msgpack;json;msgpack" "any.msgpack;any.cbor;msgpack;cbor"
+             "any.cbor;any_back.json;cbor;json")
   list(GET step 0 in)
   list(GET step 1 out)
   list(GET step 2 from)
@@ -52,7 +61,7 @@ foreach(step "any.json;any.msgpack;json;msgpack" "any.msgpack;any_back.json;msgp
 endforeach()
 file(READ ${WORK}/any_back.json any_back)
 if(NOT any_back STREQUAL "${any}\n")
-  message(FATAL_ERROR "a Value JSON -> MessagePack -> JSON changed:\n${any}\n${any_back}")
+  message(FATAL_ERROR "a Value JSON -> MessagePack -> CBOR -> JSON changed:\n${any}\n${any_back}")
 endif()
 
 # The same document through the Protobuf wire format, and a stream of its records.
