@@ -92,4 +92,10 @@ std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&)) {
   return out;
 }
 
+const char* int_name(const Instr& in) {
+  static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
+  static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
+  return (in.op == Op::Int ? s : u)[in.width];
+}
+
 }  // namespace jitser

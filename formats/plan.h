@@ -148,6 +148,9 @@ struct RunOptions {
   bool strict = false;               // keyed formats: reject keys the type does not declare
 };
 
+/// "int8" to "uint64": the type of an Int or UInt instruction, as messages name it.
+const char* int_name(const Instr& in);
+
 /// A stable, readable listing of the Plan, one instruction a line; golden files compare it.
 /// `enc_name` names an instruction's encoding as its format calls it.
 std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&));

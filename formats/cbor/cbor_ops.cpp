@@ -13,6 +13,8 @@
 #include "formats/cbor/time_rules.h"
 #include "formats/cbor/value_cbor.h"
 #include "formats/cbor/wire.h"
+#include "formats/counted_writer.h"
+#include "formats/cursor_reader.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/integers.h"
 #include "typeinfo/strings.h"
@@ -24,7 +26,7 @@ namespace {
 using cbor::Head;
 using cbor::Major;
 
-class CborWriter final : public FormatWriter {
+class CborWriter final : public CountedWriter {
  public:
   bool frame(Buffer&, const Plan&, const RunOptions&, Fault&) const override { return true; }
 
@@ -109,33 +111,14 @@ class CborWriter final : public FormatWriter {
   }
 
   void null(Buffer& out) const override { byte(out, cbor::kNull); }
-  void present(Buffer&) const override {}
-  void shared_new(Buffer&) const override {}
-  void shared_ref(Buffer&, std::uint32_t) const override {}
-
-  std::size_t begin_object(Buffer& out, bool, std::size_t fields) const override {
-    out.commit_to(cbor::put_head(room(out), Major::Map, fields));
-    return 0;
-  }
-  void field(Buffer& out, const PlanField& field, bool) const override {
-    out.append(field.key.data(), field.key.size());
-  }
-  void end_object(Buffer&, std::size_t) const override {}
-  std::size_t begin_list(Buffer& out, const Instr&, std::size_t n) const override {
-    out.commit_to(cbor::put_head(room(out), Major::Array, n));
-    return 0;
-  }
-  void element(Buffer&, std::size_t) const override {}
-  void end_list(Buffer&, std::size_t, std::size_t) const override {}
-  void begin_map(Buffer& out, const Instr&, std::size_t n) const override {
-    out.commit_to(cbor::put_head(room(out), Major::Map, n));
-  }
-  std::size_t begin_entry(Buffer&, const Instr&, std::size_t) const override { return 0; }
-  void entry_value(Buffer&, const Instr&) const override {}
-  void end_entry(Buffer&, std::size_t) const override {}
-  void end_map(Buffer&, std::size_t) const override {}
 
  private:
+  void map_head(Buffer& out, std::size_t n) const override {
+    out.commit_to(cbor::put_head(room(out), Major::Map, n));
+  }
+  void array_head(Buffer& out, std::size_t n) const override {
+    out.commit_to(cbor::put_head(room(out), Major::Array, n));
+  }
   static void byte(Buffer& out, std::uint8_t b) { out.append(&b, 1); }
   static std::uint8_t* room(Buffer& out) { return out.ensure(cbor::kMaxHead); }
   static void text(Buffer& out, std::string_view s) {
@@ -144,43 +127,10 @@ class CborWriter final : public FormatWriter {
   }
 };
 
-const char* int_name(const Instr& in) {
-  static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
-  static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
-  return (in.op == Op::Int ? s : u)[in.width];
-}
-
-// The reader keeps the input's position. An iterator's Slot holds the items it has left, or
-// kOpen; the Slot of an object or container, or of a field's value or an element, holds where
-// it starts (plus one: a Slot of zeros holds nothing), which failures found after it report.
-class CborReader final : public FormatReader {
+// The reader keeps the input's position (CursorReader). An iterator's Slot holds the items it
+// has left, or kOpen.
+class CborReader final : public CursorReader {
  public:
-  bool open(std::span<const std::uint8_t> input, std::size_t, Slot*, Fault&) override {
-    begin_ = p_ = input.data();
-    end_ = input.data() + input.size();
-    return true;
-  }
-
-  // A raw key is compared with every PlanField::match in full, so the longest one is readable
-  // from wherever a key starts (next_field).
-  bool frame(const Plan& plan, const RunOptions&, Fault&) override {
-    for (const PlanField& field : plan.fields)
-      longest_match_ = std::max(longest_match_, field.match.size());
-    return true;
-  }
-
-  bool finish(Fault& f) override {
-    if (p_ == end_) return true;
-    return f.set(Errc::trailing_bytes,
-                 std::to_string(end_ - p_) + " bytes after the end of the value", at(p_));
-  }
-
-  std::size_t offset(const Slot* value) const override {
-    std::uint64_t start;
-    std::memcpy(&start, value->bytes, 8);
-    return start ? start - 1 : at(p_);
-  }
-
   bool get(const Instr& in, Slot*, void* p, std::uint32_t depth_left, Fault& f) override {
     const std::uint8_t* start = p_;
     cbor::Failure failure;
@@ -294,8 +244,8 @@ class CborReader final : public FormatReader {
     return container(Major::Map, 2, v, it, nullptr, f);
   }
 
-  // A key must be a text string. The raw key is a definite one's bytes, head included, where
-  // the longest match can be read from them; else a copy, made definite, with zeros after it.
+  // A key must be a text string. The raw key is a definite one's bytes, head included; one in
+  // chunks or behind a tag is made definite first.
   bool next_field(Slot* it, bool* more, const char** key, std::size_t* key_at, Slot* value,
                   Fault& f) override {
     if (!next(it, more, f)) return false;
@@ -308,17 +258,12 @@ class CborReader final : public FormatReader {
     if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
     if (h.major != Major::Text) return mismatch(f, h, "a text key", start);
     std::string_view text;
-    if (!cbor::read_string(p_, end_, h, key_scratch_, text, start, failure))
-      return failed(f, failure);
-    const auto bytes = static_cast<std::size_t>(p_ - start);
-    if (!h.indefinite && tag == cbor::kNoTag &&
-        static_cast<std::size_t>(end_ - start) >= std::max(bytes, longest_match_)) {
-      *key = reinterpret_cast<const char*>(start);
+    if (!cbor::read_string(p_, end_, h, made_key_, text, start, failure)) return failed(f, failure);
+    if (!h.indefinite && tag == cbor::kNoTag) {
+      *key = raw_key(start, static_cast<std::size_t>(p_ - start));
     } else {
-      std::string item = cbor::text_item(text);
-      item.resize(std::max(item.size(), longest_match_), '\0');
-      key_scratch_ = std::move(item);
-      *key = key_scratch_.data();
+      made_key_ = cbor::text_item(text);
+      *key = copied_key(made_key_);
     }
     mark(value);
     return true;
@@ -377,14 +322,6 @@ class CborReader final : public FormatReader {
 
  private:
   static constexpr std::uint64_t kOpen = UINT64_MAX;  // an iterator that reads to a break
-
-  static std::uint64_t& left(Slot* it) { return *reinterpret_cast<std::uint64_t*>(it->bytes); }
-  void mark(Slot* value) const {
-    const std::uint64_t start = at(p_) + 1;
-    std::memcpy(value->bytes, &start, 8);
-  }
-
-  std::size_t at(const std::uint8_t* p) const { return static_cast<std::size_t>(p - begin_); }
 
   bool failed(Fault& f, cbor::Failure& failure) {
     return f.set(failure.code, std::move(failure.message), at(failure.at));
@@ -451,12 +388,8 @@ class CborReader final : public FormatReader {
                  at(start));
   }
 
-  const std::uint8_t* begin_ = nullptr;
-  const std::uint8_t* p_ = nullptr;
-  const std::uint8_t* end_ = nullptr;
-  std::size_t longest_match_ = 0;
-  std::string scratch_;      // an indefinite-length string's chunks, joined
-  std::string key_scratch_;  // a key that cannot be compared in place, made definite
+  std::string scratch_;   // an indefinite-length string's chunks, joined
+  std::string made_key_;  // a key in chunks or behind a tag, made a definite text string
 };
 
 }  // namespace

@@ -18,12 +18,6 @@
 namespace jitser {
 namespace {
 
-const char* int_name(const Instr& in) {
-  static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
-  static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
-  return (in.op == Op::Int ? s : u)[in.width];
-}
-
 const char* int_expected(const Instr& in) {
   static const char* s[] = {
       "", "an integer (int8)", "an integer (int16)", "", "an integer (int32)", "", "",

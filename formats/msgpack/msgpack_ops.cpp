@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "formats/counted_writer.h"
+#include "formats/cursor_reader.h"
 #include "formats/msgpack/read_rules.h"
 #include "formats/msgpack/value_msgpack.h"
 #include "formats/msgpack/wire.h"
@@ -23,7 +25,7 @@ using msgpack::Head;
 using msgpack::HeadStatus;
 using msgpack::Type;
 
-class MsgpackWriter final : public FormatWriter {
+class MsgpackWriter final : public CountedWriter {
  public:
   bool frame(Buffer&, const Plan&, const RunOptions&, Fault&) const override { return true; }
 
@@ -110,33 +112,14 @@ class MsgpackWriter final : public FormatWriter {
   }
 
   void null(Buffer& out) const override { byte(out, msgpack::kNil); }
-  void present(Buffer&) const override {}
-  void shared_new(Buffer&) const override {}
-  void shared_ref(Buffer&, std::uint32_t) const override {}
-
-  std::size_t begin_object(Buffer& out, bool, std::size_t fields) const override {
-    number(out, msgpack::put_map_head, fields);
-    return 0;
-  }
-  void field(Buffer& out, const PlanField& field, bool) const override {
-    out.append(field.key.data(), field.key.size());
-  }
-  void end_object(Buffer&, std::size_t) const override {}
-  std::size_t begin_list(Buffer& out, const Instr&, std::size_t n) const override {
-    number(out, msgpack::put_array_head, n);
-    return 0;
-  }
-  void element(Buffer&, std::size_t) const override {}
-  void end_list(Buffer&, std::size_t, std::size_t) const override {}
-  void begin_map(Buffer& out, const Instr&, std::size_t n) const override {
-    number(out, msgpack::put_map_head, n);
-  }
-  std::size_t begin_entry(Buffer&, const Instr&, std::size_t) const override { return 0; }
-  void entry_value(Buffer&, const Instr&) const override {}
-  void end_entry(Buffer&, std::size_t) const override {}
-  void end_map(Buffer&, std::size_t) const override {}
 
  private:
+  void map_head(Buffer& out, std::size_t n) const override {
+    number(out, msgpack::put_map_head, std::uint64_t{n});
+  }
+  void array_head(Buffer& out, std::size_t n) const override {
+    number(out, msgpack::put_array_head, std::uint64_t{n});
+  }
   static void byte(Buffer& out, std::uint8_t b) { out.append(&b, 1); }
   template <class T>
   static void number(Buffer& out, std::uint8_t* (*put)(std::uint8_t*, T), T v) {
@@ -166,43 +149,10 @@ const char* item_name(const Head& h) {
   return "?";
 }
 
-const char* int_name(const Instr& in) {
-  static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
-  static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};
-  return (in.op == Op::Int ? s : u)[in.width];
-}
-
-// The reader keeps the input's position. An iterator's Slot holds the items it has left; the
-// Slot of an object or container, or of a field's value, holds where it starts (plus one: a
-// Slot of zeros holds nothing), which failures found after it report.
-class MsgpackReader final : public FormatReader {
+// The reader keeps the input's position (CursorReader). An iterator's Slot holds the items it
+// has left.
+class MsgpackReader final : public CursorReader {
  public:
-  bool open(std::span<const std::uint8_t> input, std::size_t, Slot*, Fault&) override {
-    begin_ = p_ = input.data();
-    end_ = input.data() + input.size();
-    return true;
-  }
-
-  // A raw key is compared with every PlanField::match in full, so the longest one is readable
-  // from wherever a key starts (next_field).
-  bool frame(const Plan& plan, const RunOptions&, Fault&) override {
-    for (const PlanField& field : plan.fields)
-      longest_match_ = std::max(longest_match_, field.match.size());
-    return true;
-  }
-
-  bool finish(Fault& f) override {
-    if (p_ == end_) return true;
-    return f.set(Errc::trailing_bytes,
-                 std::to_string(end_ - p_) + " bytes after the end of the value", at(p_));
-  }
-
-  std::size_t offset(const Slot* value) const override {
-    std::uint64_t start;
-    std::memcpy(&start, value->bytes, 8);
-    return start ? start - 1 : at(p_);
-  }
-
   bool get(const Instr& in, Slot*, void* p, std::uint32_t depth_left, Fault& f) override {
     const std::uint8_t* start = p_;
     if (in.op == Op::Dynamic) {
@@ -285,8 +235,7 @@ class MsgpackReader final : public FormatReader {
     return true;
   }
 
-  // A key must be a str. The raw key is its bytes, head included, where the longest match
-  // can be read from them; else a copy with zeros after it.
+  // A key must be a str. The raw key is its bytes, head included.
   bool next_field(Slot* it, bool* more, const char** key, std::size_t* key_at, Slot* value,
                   Fault& f) override {
     *more = left(it) != 0;
@@ -299,14 +248,7 @@ class MsgpackReader final : public FormatReader {
     if (h.type != Type::Str) return mismatch(f, h, "a str key", start);
     if (!payload(h, f, start)) return false;
     p_ += h.bits;
-    const auto bytes = static_cast<std::size_t>(p_ - start);
-    if (static_cast<std::size_t>(end_ - start) >= std::max(bytes, longest_match_)) {
-      *key = reinterpret_cast<const char*>(start);
-    } else {
-      scratch_.assign(std::max(bytes, longest_match_), '\0');
-      std::memcpy(scratch_.data(), start, bytes);
-      *key = scratch_.data();
-    }
+    *key = raw_key(start, static_cast<std::size_t>(p_ - start));
     mark(value);
     return true;
   }
@@ -364,14 +306,6 @@ class MsgpackReader final : public FormatReader {
   }
 
  private:
-  static std::uint64_t& left(Slot* it) { return *reinterpret_cast<std::uint64_t*>(it->bytes); }
-  void mark(Slot* value) const {
-    const std::uint64_t start = at(p_) + 1;
-    std::memcpy(value->bytes, &start, 8);
-  }
-
-  std::size_t at(const std::uint8_t* p) const { return static_cast<std::size_t>(p - begin_); }
-
   bool truncated(Fault& f) { return f.set(Errc::truncated, "input ends inside an item", at(end_)); }
   bool never_used(Fault& f) {
     return f.set(Errc::syntax_error, "0xc1 is not a MessagePack format byte", at(p_));
@@ -488,12 +422,6 @@ class MsgpackReader final : public FormatReader {
     std::memcpy(p, &ticks, 8);
     return true;
   }
-
-  const std::uint8_t* begin_ = nullptr;
-  const std::uint8_t* p_ = nullptr;
-  const std::uint8_t* end_ = nullptr;
-  std::size_t longest_match_ = 0;
-  std::string scratch_;  // a key that ends too near the input's end to be compared in place
 };
 
 }  // namespace
