@@ -345,6 +345,14 @@ TEST(Cbor, KeysInAnyOrderUnknownSkippedMissingDefaulted) {
   // An indefinite map; a key in a longer head than needed, or in chunks, names its field too.
   ASSERT_TRUE(codec.deserialize(from_hex("BF 78 01 61 02 7F 61 63 FF 04 FF"), m).ok());
   EXPECT_EQ(m, (payloads::Moshi{2, 5, 4}));
+  // A tag before a key is stepped over, whatever its number (2^64 - 1 is one too).
+  ASSERT_TRUE(
+      codec
+          .deserialize(from_hex("A2 61 61 01 DB FF FF FF FF FF FF FF FF 61 63 DB FF FF FF FF "
+                                "FF FF FF FF 03"),
+                       m)
+          .ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 5, 3}));
   // Unknown values of every kind are stepped over, indefinite ones included.
   ASSERT_TRUE(codec
                   .deserialize(from_hex("A3 61 61 01 62 7A 7A BF 61 78 9F 5F 41 00 FF C1 F9 3C 00 "

@@ -140,7 +140,7 @@ class CborReader final : public CursorReader {
       return f.set(vf.code, std::move(vf.message), at(vf.at));
     }
     Head h;
-    std::uint64_t tag;
+    cbor::Tag tag;
     if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
     switch (in.op) {
       case Op::Bool:
@@ -193,7 +193,7 @@ class CborReader final : public CursorReader {
       }
       case Op::Enum: return enumerator(in, h, p, f, start);
       case Op::Decimal:
-        if (tag != cbor::kTagDecimal) return mismatch(f, h, "a decimal fraction (tag 4)", start);
+        if (!tag.is(cbor::kTagDecimal)) return mismatch(f, h, "a decimal fraction (tag 4)", start);
         if (!cbor::read_decimal(p_, end_, h, *static_cast<Decimal*>(p), start, failure)) {
           return failed(f, failure);
         }
@@ -254,12 +254,12 @@ class CborReader final : public CursorReader {
     *key_at = at(start);
     cbor::Failure failure;
     Head h;
-    std::uint64_t tag;
+    cbor::Tag tag;
     if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
     if (h.major != Major::Text) return mismatch(f, h, "a text key", start);
     std::string_view text;
     if (!cbor::read_string(p_, end_, h, made_key_, text, start, failure)) return failed(f, failure);
-    if (!h.indefinite && tag == cbor::kNoTag) {
+    if (!h.indefinite && !tag.present) {
       *key = raw_key(start, static_cast<std::size_t>(p_ - start));
     } else {
       made_key_ = cbor::text_item(text);
@@ -340,7 +340,7 @@ class CborReader final : public CursorReader {
     mark(v);
     cbor::Failure failure;
     Head h;
-    std::uint64_t tag;
+    cbor::Tag tag;
     if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
     if (h.major != major) return mismatch(f, h, major == Major::Map ? "a map" : "an array", start);
     if (h.indefinite) {

@@ -33,13 +33,12 @@ bool read_head(const std::uint8_t*& p, const std::uint8_t* end, Head& h, Failure
   return f.set(code, head_fault(s), s == HeadStatus::truncated ? end : at);
 }
 
-bool read_untagged(const std::uint8_t*& p, const std::uint8_t* end, Head& h, std::uint64_t& tag,
-                   Failure& f) {
-  tag = kNoTag;
+bool read_untagged(const std::uint8_t*& p, const std::uint8_t* end, Head& h, Tag& tag, Failure& f) {
+  tag = {};
   for (;;) {
     if (!read_head(p, end, h, f)) return false;
     if (h.major != Major::Tag) return true;
-    tag = h.n;
+    tag = {true, h.n};
   }
 }
 
@@ -81,20 +80,20 @@ bool read_string(const std::uint8_t*& p, const std::uint8_t* end, const Head& h,
   return true;
 }
 
-bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                   Integer& v, const std::uint8_t* start, Failure& f) {
   if (h.major == Major::Unsigned || h.major == Major::Negative) {
     v = {h.major == Major::Negative, h.n};
     return true;
   }
-  if (h.major != Major::Bytes || (tag != kTagPositiveBignum && tag != kTagNegativeBignum)) {
+  if (h.major != Major::Bytes || (!tag.is(kTagPositiveBignum) && !tag.is(kTagNegativeBignum))) {
     return f.set(Errc::type_mismatch, std::string("expected an integer, found ") + item_name(h),
                  start);
   }
   std::string scratch;
   std::string_view magnitude;
   if (!read_string(p, end, h, scratch, magnitude, start, f)) return false;
-  v.negative = tag == kTagNegativeBignum;
+  v.negative = tag.is(kTagNegativeBignum);
   if (!bignum_magnitude(reinterpret_cast<const std::uint8_t*>(magnitude.data()), magnitude.size(),
                         v.n)) {
     return f.set(Errc::out_of_range, "a bignum beyond 64 bits", start);
@@ -108,7 +107,7 @@ namespace {
 bool next_integer(const std::uint8_t*& p, const std::uint8_t* end, Integer& v, Failure& f) {
   const std::uint8_t* at = p;
   Head h;
-  std::uint64_t tag;
+  Tag tag;
   return read_untagged(p, end, h, tag, f) && read_integer(p, end, h, tag, v, at, f);
 }
 
@@ -154,7 +153,7 @@ bool read_decimal(const std::uint8_t*& p, const std::uint8_t* end, const Head& h
   });
 }
 
-bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                TimeUnit unit, std::int64_t& ticks, const std::uint8_t* start, Failure& f) {
   auto seconds_of = [&](const Head& s, const std::uint8_t* at, std::int64_t& secs,
                         std::uint64_t& nanos) {
@@ -175,9 +174,9 @@ bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, s
   };
   std::int64_t secs = 0;
   std::uint64_t nanos = 0;
-  if (tag == kTagTimeEpoch) {
+  if (tag.is(kTagTimeEpoch)) {
     if (!seconds_of(h, start, secs, nanos)) return false;
-  } else if (tag == kTagExtendedTime && h.major == Major::Map) {
+  } else if (tag.is(kTagExtendedTime) && h.major == Major::Map) {
     bool have_seconds = false, have_fraction = false;
     const std::uint64_t entries = h.indefinite ? 2 : h.n;
     if (entries < 1 || entries > 2) {
@@ -191,7 +190,7 @@ bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, s
         if (!next_integer(p, end, key, f)) return false;
         const std::uint8_t* value_at = p;
         Head v;
-        std::uint64_t inner;
+        Tag inner;
         if (!read_untagged(p, end, v, inner, f)) return false;
         if (!key.negative && key.n == kExtendedSeconds && !have_seconds) {
           have_seconds = true;

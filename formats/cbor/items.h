@@ -37,11 +37,15 @@ const char* item_name(const Head& h);
 /// The head at p, well-formed.
 bool read_head(const std::uint8_t*& p, const std::uint8_t* end, Head& h, Failure& f);
 
-/// The head of the item at p with the tags before it stepped over: `tag` is the innermost
-/// one's number, or kNoTag.
-inline constexpr std::uint64_t kNoTag = UINT64_MAX;
-bool read_untagged(const std::uint8_t*& p, const std::uint8_t* end, Head& h, std::uint64_t& tag,
-                   Failure& f);
+/// The innermost tag before an item, if any: every number is a tag's, 2^64 - 1 too.
+struct Tag {
+  bool present = false;
+  std::uint64_t number = 0;
+  bool is(std::uint64_t n) const { return present && number == n; }
+};
+
+/// The head of the item at p with the tags before it stepped over, the innermost in `tag`.
+bool read_untagged(const std::uint8_t*& p, const std::uint8_t* end, Head& h, Tag& tag, Failure& f);
 
 /// A byte or text string's bytes, its head h read (p after it; the item starts at `start`): in
 /// the input for a definite string, else its chunks joined in `scratch`. A text string's are
@@ -52,7 +56,7 @@ bool read_string(const std::uint8_t*& p, const std::uint8_t* end, const Head& h,
 
 /// An integer: major type 0 or 1, or a bignum (tag 2 or 3) of at most 64 bits. h and tag as
 /// read_untagged gave them; `start` is where the item began.
-bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                   Integer& v, const std::uint8_t* start, Failure& f);
 
 /// A decimal fraction (tag 4 before h): [exponent, mantissa], each an integer that the Decimal
@@ -62,7 +66,7 @@ bool read_decimal(const std::uint8_t*& p, const std::uint8_t* end, const Head& h
 
 /// A time as ticks of `unit`: tag 1 (epoch seconds, an integer or a float) or tag 1001 (its
 /// map of seconds and a fraction) before h.
-bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t tag,
+bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                TimeUnit unit, std::int64_t& ticks, const std::uint8_t* start, Failure& f);
 
 }  // namespace jitser::cbor

@@ -110,9 +110,9 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
   };
   const std::uint8_t* at = p;
   Head h;
-  std::uint64_t tag;
+  Tag tag;
   if (!read_untagged(p, end, h, tag, f)) return failed();
-  if (tag == kTagPositiveBignum || tag == kTagNegativeBignum) {
+  if (tag.is(kTagPositiveBignum) || tag.is(kTagNegativeBignum)) {
     Integer v;
     if (!read_integer(p, end, h, tag, v, at, f)) return failed();
     if (!v.negative) {
@@ -126,14 +126,14 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
     out = Value(static_cast<std::int64_t>(int_bits(v)));
     return true;
   }
-  if (tag == kTagDecimal) {
+  if (tag.is(kTagDecimal)) {
     Decimal d;
     if (!read_decimal(p, end, h, d, at, f)) return failed();
     out = Value(d);
     return true;
   }
-  if (tag != kNoTag) {
-    f.set(Errc::unsupported, "tag " + std::to_string(tag) + " in a jitser::Value", at);
+  if (tag.present) {
+    f.set(Errc::unsupported, "tag " + std::to_string(tag.number) + " in a jitser::Value", at);
     return failed();
   }
   switch (h.major) {
@@ -186,9 +186,9 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
       const bool ok = items(p, end, h, 2, at, f, [&] {
         const std::uint8_t* key_at = p;
         Head k;
-        std::uint64_t key_tag;
+        Tag key_tag;
         if (!read_untagged(p, end, k, key_tag, f)) return false;
-        if (k.major != Major::Text || key_tag != kNoTag) {
+        if (k.major != Major::Text || key_tag.present) {
           return f.set(Errc::unsupported,
                        std::string("a jitser::Value's map keys are text, not ") + item_name(k),
                        key_at);
