@@ -81,6 +81,10 @@ std::uint8_t* jitser_cbor_put_text(std::uint8_t* out, const char* data, std::siz
   return out + n;
 }
 
+bool jitser_cbor_head(const std::uint8_t** p, const std::uint8_t* end, cbor::Head* h) {
+  return cbor::get_head(*p, end, *h) == cbor::HeadStatus::ok;
+}
+
 bool jitser_cbor_skip_item(CursorInput* in) {
   cbor::HeadStatus why;
   return cbor::skip(in->p, in->end, why) == cbor::SkipStatus::ok;
@@ -139,6 +143,7 @@ std::span<const HelperSymbol> cbor_helpers() {
       {"jitser_cbor_read_map", reinterpret_cast<void*>(&jitser_cbor_read_map)},
       {"jitser_cbor_put_text", reinterpret_cast<void*>(&jitser_cbor_put_text)},
       {"jitser_cbor_skip_item", reinterpret_cast<void*>(&jitser_cbor_skip_item)},
+      {"jitser_cbor_head", reinterpret_cast<void*>(&jitser_cbor_head)},
   };
   return helpers;
 }

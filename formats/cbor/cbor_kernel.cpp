@@ -345,6 +345,7 @@ const void* const jitser_cbor_calls[] = {
     reinterpret_cast<const void*>(&jitser_cbor_read_map),
     reinterpret_cast<const void*>(&jitser_cbor_put_text),
     reinterpret_cast<const void*>(&jitser_cbor_skip_item),
+    reinterpret_cast<const void*>(&jitser_cbor_head),
 };
 
 // The kernel's functions by name, as compiled into the library: first-tier code calls them out

@@ -15,6 +15,11 @@
 #include "formats/compiled_abi.h"
 #include "formats/cursor_input.h"
 
+extern "C" {
+/// get_head, compiled into the library: whether the head at *p is well-formed; *p after it.
+bool jitser_cbor_head(const std::uint8_t** p, const std::uint8_t* end, jitser::cbor::Head* h);
+}
+
 namespace jitser::cbor {
 
 using Input = CursorInput;
@@ -31,9 +36,10 @@ inline constexpr std::uint32_t kSlotBytes = kCursorSlotBytes;
 JITSER_CURSOR_INLINE bool decline(Input& in) { return jitser_rt_decline(in.ctx); }
 
 /// The head at the position, well-formed. An indefinite length or a tag, which compiled code
-/// leaves to the interpreter, declines.
+/// leaves to the interpreter, declines. Read out of line (jitser_cbor_head): the heads read in
+/// line are the common ones, and get_head inlined at every value made codecs slow to compile.
 JITSER_CURSOR_INLINE bool head(Input& in, Head& h) {
-  if (get_head(in.p, in.end, h) != HeadStatus::ok) return false;
+  if (!jitser_cbor_head(&in.p, in.end, &h)) return false;
   if (h.indefinite || h.major == Major::Tag) return decline(in);
   return true;
 }
