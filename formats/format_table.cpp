@@ -124,8 +124,8 @@ constexpr const char* kMsgpackInlined[] = {
     "jitser_msgpack_begin_object",   "jitser_msgpack_next_field",
     "jitser_msgpack_expect_field",   "jitser_msgpack_skip"};
 
-// Every function of the CBOR kernel: its rules, with what is rare (a head whose argument
-// follows it, a long or non-ASCII string) through get_head or out of line.
+// Every function of the CBOR kernel: its rules, with what is rare (a head of a longer form, a
+// long or non-ASCII string) out of line.
 constexpr const char* kCborInlined[] = {"jitser_cbor_put_frame",      "jitser_cbor_put_bool",
                                         "jitser_cbor_put_int",        "jitser_cbor_put_uint",
                                         "jitser_cbor_put_float",      "jitser_cbor_put_double",

@@ -1,8 +1,8 @@
 // CBOR's kernel: its rules (wire.h, read_rules.h, time_rules.h) as the functions of the kernel
 // contract (formats/compiled_abi.h), compiled into the library and to LLVM bitcode the JIT
 // links into CBOR codecs (jitser_format_kernel in CMakeLists.txt), so that the calls inline
-// with their operands constant. Heads whose argument is in the initial byte are read in line;
-// the others through get_head.
+// with their operands constant. Integers, and heads whose argument is in the initial byte or
+// the one after, are read in line; the others out of line (jitser_cbor_head).
 //
 // Every Slot points at the one position in the input (cbor_slot.h): fields, elements and the
 // values they hold are read each where the last one ended. Indefinite lengths, and tags other
