@@ -315,6 +315,13 @@ TEST(Cbor, TimesAsEpochTagsDecimalsAsDecimalFractions) {
   EXPECT_EQ(ms.v, Millis{std::chrono::milliseconds(1363896240500)});
   ASSERT_TRUE(read_hex(one_v("D9 03 E9 A2 01 01 22 18 2A"), ms).ok());  // {1: 1, -3: 42}
   EXPECT_EQ(ms.v, Millis{std::chrono::milliseconds(1042)});
+  // The fraction first, or in an indefinite map, is the same time.
+  for (const char* hex : {"D9 03 E9 A2 22 18 2A 01 01", "D9 03 E9 BF 01 01 22 18 2A FF"}) {
+    ASSERT_TRUE(read_hex(one_v(hex), ms).ok()) << hex;
+    EXPECT_EQ(ms.v, Millis{std::chrono::milliseconds(1042)}) << hex;
+  }
+  EXPECT_EQ(read_hex(one_v("D9 03 E9 A2 01 F9 3C 00 22 01"), ms).code(), Errc::syntax_error);
+  EXPECT_EQ(read_hex(one_v("D9 03 E9 A1 22 01"), ms).code(), Errc::syntax_error);
   One<Nanos> back;
   EXPECT_EQ(read_hex(one_v("1A 51 4B 67 B0"), back).code(), Errc::type_mismatch);
   EXPECT_EQ(read_hex(one_v("C1 F9 7C 00"), back).code(), Errc::out_of_range);

@@ -177,44 +177,45 @@ bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, T
   if (tag.is(kTagTimeEpoch)) {
     if (!seconds_of(h, start, secs, nanos)) return false;
   } else if (tag.is(kTagExtendedTime) && h.major == Major::Map) {
-    bool have_seconds = false, have_fraction = false;
-    const std::uint64_t entries = h.indefinite ? 2 : h.n;
-    if (entries < 1 || entries > 2) {
-      return f.set(Errc::unsupported, "extended time of other than seconds and a fraction", start);
-    }
-    const bool ok = exactly(p, end, h, entries, "extended time", start, f, [&] {
-      for (std::uint64_t i = 0; i < entries; ++i) {
-        if (h.indefinite && i == 1 && p != end && *p == kBreak) break;
-        const std::uint8_t* key_at = p;
-        Integer key;
-        if (!next_integer(p, end, key, f)) return false;
-        const std::uint8_t* value_at = p;
-        Head v;
-        Tag inner;
-        if (!read_untagged(p, end, v, inner, f)) return false;
-        if (!key.negative && key.n == kExtendedSeconds && !have_seconds) {
-          have_seconds = true;
-          if (!seconds_of(v, value_at, secs, nanos)) return false;
-          continue;
-        }
-        // -3, -6 and -9: milli-, micro- and nanoseconds past the seconds.
-        const int digits = key.negative ? static_cast<int>(key.n) + 1 : 0;
-        if ((digits != 3 && digits != 6 && digits != 9) || have_fraction) {
-          return f.set(Errc::unsupported, "extended time with a key jitser does not read", key_at);
-        }
-        have_fraction = true;
-        std::uint64_t per_second = 1;
-        for (int d = 0; d < digits; ++d) per_second *= 10;
-        if (v.major != Major::Unsigned || v.n >= per_second) {
-          return f.set(Errc::out_of_range, "a fraction of a second that is not below one second",
-                       value_at);
-        }
-        nanos = v.n * (1000000000 / per_second);
+    // Seconds (key 1) and at most one fraction (-3, -6 or -9: milli-, micro- or nanoseconds),
+    // in either order; a fraction goes with whole seconds only.
+    bool have_seconds = false, float_seconds_given = false, have_fraction = false;
+    std::uint64_t fraction = 0;
+    const bool ok = read_items(p, end, h, 2, start, f, [&] {
+      const std::uint8_t* key_at = p;
+      Integer key;
+      if (!next_integer(p, end, key, f)) return false;
+      const std::uint8_t* value_at = p;
+      Head v;
+      Tag inner;
+      if (!read_untagged(p, end, v, inner, f)) return false;
+      if (!key.negative && key.n == kExtendedSeconds && !have_seconds) {
+        have_seconds = true;
+        float_seconds_given = v.float_bytes != 0;
+        return seconds_of(v, value_at, secs, nanos);
       }
+      const int digits = key.negative ? static_cast<int>(key.n) + 1 : 0;
+      if ((digits != 3 && digits != 6 && digits != 9) || have_fraction) {
+        return f.set(Errc::unsupported, "extended time with a key jitser does not read", key_at);
+      }
+      have_fraction = true;
+      std::uint64_t per_second = 1;
+      for (int d = 0; d < digits; ++d) per_second *= 10;
+      if (v.major != Major::Unsigned || v.n >= per_second) {
+        return f.set(Errc::out_of_range, "a fraction of a second that is not below one second",
+                     value_at);
+      }
+      fraction = v.n * (1000000000 / per_second);
       return true;
     });
     if (!ok) return false;
     if (!have_seconds) return f.set(Errc::syntax_error, "extended time without seconds", start);
+    if (have_fraction) {
+      if (float_seconds_given) {
+        return f.set(Errc::syntax_error, "extended time with float seconds and a fraction", start);
+      }
+      nanos = fraction;
+    }
   } else {
     return f.set(Errc::type_mismatch,
                  std::string("expected a time (tag 1 or 1001), found ") + item_name(h), start);

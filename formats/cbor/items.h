@@ -69,4 +69,32 @@ bool read_decimal(const std::uint8_t*& p, const std::uint8_t* end, const Head& h
 bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                TimeUnit unit, std::int64_t& ticks, const std::uint8_t* start, Failure& f);
 
+/// An array's or map's items, its head h read (p after it; the item starts at `at`): n of them,
+/// bounded by the input left at `per_item` bytes each, or up to the break of an indefinite one.
+/// `each` reads one (for a map, one entry).
+template <class Each>
+bool read_items(const std::uint8_t*& p, const std::uint8_t* end, const Head& h,
+                std::uint64_t per_item, const std::uint8_t* at, Failure& f, Each each) {
+  if (!h.indefinite) {
+    if (h.n > static_cast<std::uint64_t>(end - p) / per_item) {
+      return f.set(Errc::length_too_large,
+                   std::string(item_name(h)) + " of " + std::to_string(h.n) + " items in " +
+                       std::to_string(end - p) + " bytes",
+                   at);
+    }
+    for (std::uint64_t i = 0; i < h.n; ++i) {
+      if (!each()) return false;
+    }
+    return true;
+  }
+  for (;;) {
+    if (p == end) return f.set(Errc::truncated, head_fault(HeadStatus::truncated), end);
+    if (*p == kBreak) {
+      ++p;
+      return true;
+    }
+    if (!each()) return false;
+  }
+}
+
 }  // namespace jitser::cbor

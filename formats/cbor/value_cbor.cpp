@@ -70,37 +70,6 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
   return Errc::invalid_descriptor;
 }
 
-namespace {
-
-// An array's or map's items: n of them, or up to the break for an indefinite one. `each`
-// reads one (for a map, one entry).
-template <class Each>
-bool items(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, std::uint64_t per_item,
-           const std::uint8_t* at, Failure& f, Each each) {
-  if (!h.indefinite) {
-    if (h.n > static_cast<std::uint64_t>(end - p) / per_item) {
-      return f.set(Errc::length_too_large,
-                   std::string(item_name(h)) + " of " + std::to_string(h.n) + " items in " +
-                       std::to_string(end - p) + " bytes",
-                   at);
-    }
-    for (std::uint64_t i = 0; i < h.n; ++i) {
-      if (!each()) return false;
-    }
-    return true;
-  }
-  for (;;) {
-    if (p == end) return f.set(Errc::truncated, head_fault(HeadStatus::truncated), end);
-    if (*p == kBreak) {
-      ++p;
-      return true;
-    }
-    if (!each()) return false;
-  }
-}
-
-}  // namespace
-
 bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
                 std::uint32_t depth_left, ValueFault& fault) {
   Failure f;
@@ -167,7 +136,7 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
       }
       Value::Array a;
       if (!h.indefinite && h.n <= static_cast<std::uint64_t>(end - p)) a.reserve(h.n);
-      const bool ok = items(p, end, h, 1, at, f, [&] {
+      const bool ok = read_items(p, end, h, 1, at, f, [&] {
         Value e;
         if (!read_value(p, end, e, depth_left - 1, fault)) return false;
         a.push_back(std::move(e));
@@ -183,7 +152,7 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
         return failed();
       }
       Value::Map m;
-      const bool ok = items(p, end, h, 2, at, f, [&] {
+      const bool ok = read_items(p, end, h, 2, at, f, [&] {
         const std::uint8_t* key_at = p;
         Head k;
         Tag key_tag;
