@@ -126,6 +126,13 @@ bool jitser_rt_omit(const FieldDesc* field, const void* slot, std::uint32_t omit
                     std::uint32_t omit_default, std::uint32_t omit_empty);
 }
 
+/// The room a WriteSpan has for `need` more bytes after `cursor`, grown when it has not.
+inline WriteSpan room_for(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
+                          std::size_t need) {
+  if (static_cast<std::size_t>(limit - cursor) >= need) return {cursor, limit};
+  return jitser_rt_grow(ctx, cursor, need);
+}
+
 /// For formats whose maps state their count first (binary, MessagePack), after the count: each
 /// entry of the map, its key then its value, written by their routines.
 WriteSpan write_entries(WriteContext* ctx, WriteSpan span, const void* map, const TypeDesc* type,

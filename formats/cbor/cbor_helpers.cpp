@@ -16,16 +16,6 @@ using cbor::Head;
 using cbor::Input;
 using cbor::Major;
 
-namespace {
-
-// The room a WriteSpan has for `need` more bytes, grown when it has not.
-WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std::size_t need) {
-  if (static_cast<std::size_t>(limit - cursor) < need) return jitser_rt_grow(ctx, cursor, need);
-  return {cursor, limit};
-}
-
-}  // namespace
-
 extern "C" {
 
 WriteSpan jitser_cbor_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
@@ -42,7 +32,7 @@ WriteSpan jitser_cbor_write_value(WriteContext* ctx, std::uint8_t* cursor, std::
 
 WriteSpan jitser_cbor_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                       const void* list, const TypeDesc* type, std::size_t n) {
-  WriteSpan span = room(ctx, cursor, limit, n);
+  WriteSpan span = room_for(ctx, cursor, limit, n);
   for (std::size_t i = 0; i < n; ++i) {
     span.cursor[i] = type->list_ops->get_bool(type, list, i) ? cbor::kTrue : cbor::kFalse;
   }
@@ -55,7 +45,7 @@ WriteSpan jitser_cbor_write_map(WriteContext* ctx, std::uint8_t* cursor, std::ui
                                 const void* map, const TypeDesc* type, std::uint32_t, WriteFn key,
                                 WriteFn value, const std::uint8_t*, std::size_t) {
   const std::size_t n = type->map_ops->size(type, map);
-  WriteSpan span = room(ctx, cursor, limit, cbor::kMaxHead);
+  WriteSpan span = room_for(ctx, cursor, limit, cbor::kMaxHead);
   span.cursor = cbor::put_head(span.cursor, Major::Map, n);
   return write_entries(ctx, span, map, type, key, value);
 }

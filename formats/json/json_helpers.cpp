@@ -27,11 +27,6 @@ WriteSpan span_of(Buffer& out) {
   return {at, at + (out.capacity() - out.size())};
 }
 
-WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std::size_t n) {
-  if (static_cast<std::size_t>(limit - cursor) >= n) return {cursor, limit};
-  return jitser_rt_grow(ctx, cursor, n);
-}
-
 char* as_chars(std::uint8_t* p) { return reinterpret_cast<char*>(p); }
 std::uint8_t* as_bytes(char* p) { return reinterpret_cast<std::uint8_t*>(p); }
 
@@ -101,7 +96,7 @@ WriteSpan jitser_json_write_value(WriteContext* ctx, std::uint8_t* cursor, std::
 // The elements, between the brackets the emitter writes.
 WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                       const void* list, const TypeDesc* type, std::uint64_t n) {
-  WriteSpan span = room(ctx, cursor, limit, 6 * n);  // "false," per element
+  WriteSpan span = room_for(ctx, cursor, limit, 6 * n);  // "false," per element
   for (std::size_t i = 0; i < n; ++i) {
     if (i) span = put(span, ',');
     const std::string_view word = type->list_ops->get_bool(type, list, i) ? "true" : "false";
@@ -114,7 +109,7 @@ WriteSpan jitser_json_write_bool_list(WriteContext* ctx, std::uint8_t* cursor, s
 WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit,
                                 const void* map, const TypeDesc* type, std::uint32_t, WriteFn key,
                                 WriteFn value, const std::uint8_t*, std::size_t) {
-  WriteSpan span = put(room(ctx, cursor, limit, 1), '{');
+  WriteSpan span = put(room_for(ctx, cursor, limit, 1), '{');
   alignas(std::max_align_t) unsigned char iterator[kMapIteratorSize];
   const MapOps& ops = *type->map_ops;
   ops.begin(type, map, iterator);
@@ -122,15 +117,15 @@ WriteSpan jitser_json_write_map(WriteContext* ctx, std::uint8_t* cursor, std::ui
   const void* v;
   bool first = true;
   while (ops.next(type, iterator, &k, &v)) {
-    if (!first) span = put(room(ctx, span.cursor, span.limit, 1), ',');
+    if (!first) span = put(room_for(ctx, span.cursor, span.limit, 1), ',');
     first = false;
     span = key(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(k));
     if (!span.cursor) return span;
-    span = put(room(ctx, span.cursor, span.limit, 1), ':');
+    span = put(room_for(ctx, span.cursor, span.limit, 1), ':');
     span = value(ctx, span.cursor, span.limit, static_cast<const std::uint8_t*>(v));
     if (!span.cursor) return span;
   }
-  return put(room(ctx, span.cursor, span.limit, 1), '}');
+  return put(room_for(ctx, span.cursor, span.limit, 1), '}');
 }
 
 std::int32_t jitser_json_find_field(const char* raw_key, const FieldDesc* const* fields,

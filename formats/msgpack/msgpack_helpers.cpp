@@ -17,16 +17,6 @@ using msgpack::Head;
 using msgpack::Input;
 using msgpack::Type;
 
-namespace {
-
-// The room a WriteSpan has for `need` more bytes, grown when it has not.
-WriteSpan room(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t* limit, std::size_t need) {
-  if (static_cast<std::size_t>(limit - cursor) < need) return jitser_rt_grow(ctx, cursor, need);
-  return {cursor, limit};
-}
-
-}  // namespace
-
 extern "C" {
 
 WriteSpan jitser_msgpack_write_value(WriteContext* ctx, std::uint8_t* cursor, std::uint8_t*,
@@ -44,7 +34,7 @@ WriteSpan jitser_msgpack_write_value(WriteContext* ctx, std::uint8_t* cursor, st
 WriteSpan jitser_msgpack_write_bool_list(WriteContext* ctx, std::uint8_t* cursor,
                                          std::uint8_t* limit, const void* list,
                                          const TypeDesc* type, std::size_t n) {
-  WriteSpan span = room(ctx, cursor, limit, n);
+  WriteSpan span = room_for(ctx, cursor, limit, n);
   for (std::size_t i = 0; i < n; ++i) {
     span.cursor[i] = type->list_ops->get_bool(type, list, i) ? msgpack::kTrue : msgpack::kFalse;
   }
@@ -57,7 +47,7 @@ WriteSpan jitser_msgpack_write_map(WriteContext* ctx, std::uint8_t* cursor, std:
                                    const void* map, const TypeDesc* type, std::uint32_t,
                                    WriteFn key, WriteFn value, const std::uint8_t*, std::size_t) {
   const std::size_t n = type->map_ops->size(type, map);
-  WriteSpan span = room(ctx, cursor, limit, msgpack::kMaxHead);
+  WriteSpan span = room_for(ctx, cursor, limit, msgpack::kMaxHead);
   span.cursor = msgpack::put_map_head(span.cursor, n);
   return write_entries(ctx, span, map, type, key, value);
 }
