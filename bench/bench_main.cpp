@@ -32,8 +32,9 @@ namespace {
 using namespace jitser;
 
 // What an entry of the payloads runs: the interpreter (`interp`), first-tier code (`first`,
-// docs/jit.md) or optimized code (`jit`).
-enum class Impl { Interp, First, Jit };
+// docs/jit.md), optimized code (`jit`), or optimized code with structs as arrays
+// (`jit_array`, EngineOptions::struct_arrays: MessagePack's and CBOR's compact layout).
+enum class Impl { Interp, First, Jit, JitArray };
 
 constexpr Tier tier_of(Impl impl) {
   return impl == Impl::Interp ? Tier::Interpreter : Tier::Compiled;
@@ -46,24 +47,37 @@ Engine& engine_for(Impl impl) {
   static Engine interp(EngineOptions{.jit = JitPolicy::Off});
   static Engine first(EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::First});
   static Engine jit(EngineOptions{.jit = JitPolicy::Sync});
-  static const bool registered = payloads::register_all(interp).ok() &&
-                                 payloads::register_all(first).ok() &&
-                                 payloads::register_all(jit).ok();
+  static Engine jit_array(EngineOptions{.struct_arrays = true, .jit = JitPolicy::Sync});
+  static const bool registered =
+      payloads::register_all(interp).ok() && payloads::register_all(first).ok() &&
+      payloads::register_all(jit).ok() && payloads::register_all(jit_array).ok();
   if (!registered) std::abort();
-  return impl == Impl::Jit ? jit : impl == Impl::First ? first : interp;
+  switch (impl) {
+    case Impl::Interp: return interp;
+    case Impl::First: return first;
+    case Impl::Jit: return jit;
+    case Impl::JitArray: return jit_array;
+  }
+  std::abort();
 }
 
 const char* impl_name(Impl impl) {
-  return impl == Impl::Jit ? "jit" : impl == Impl::First ? "first" : "interp";
+  switch (impl) {
+    case Impl::Interp: return "interp";
+    case Impl::First: return "first";
+    case Impl::Jit: return "jit";
+    case Impl::JitArray: return "jit_array";
+  }
+  return "?";
 }
 const char* impl_name(Tier tier) { return impl_name(impl_of(tier)); }
 
 template <class T>
 bool on_tier(const Codec<T>& codec, Impl impl, benchmark::State& state) {
   const CodecStats stats = codec.dyn().stats();
-  const CompiledCode code = impl == Impl::Jit     ? CompiledCode::Optimized
+  const CompiledCode code = impl == Impl::Interp  ? CompiledCode::None
                             : impl == Impl::First ? CompiledCode::FirstTier
-                                                  : CompiledCode::None;
+                                                  : CompiledCode::Optimized;
   if (stats.tier == tier_of(impl) && stats.code == code) return true;
   state.SkipWithError(
       ("codec runs other code (JITSER_JIT or JITSER_TIERS set?) " + stats.failure).c_str());
@@ -863,8 +877,11 @@ int main(int argc, char** argv) {
       });
     }
   }
-  bench::msgpack_peers::for_each_payload(
-      [](const char* name, const auto& value) { register_msgpack_peers(name, value); });
+  // jit_array against msgpack_cxx_array: both write the same bytes.
+  bench::msgpack_peers::for_each_payload([](const char* name, const auto& value) {
+    register_codec(Format::Msgpack, name, value, Impl::JitArray);
+    register_msgpack_peers(name, value);
+  });
   bench::cbor_peers::for_each_payload(
       [](const char* name, const auto& value) { register_cbor_peers(name, value); });
   // First-tier code, which runs while optimized code compiles (docs/jit.md).

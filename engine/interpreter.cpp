@@ -166,7 +166,8 @@ class Writer : Walk {
         fields += written(plan_.code[i], base);
       }
     }
-    const std::size_t mark = ops_.begin_object(out_, std::exchange(root_, false), fields);
+    const std::size_t mark =
+        ops_.begin_object(out_, plan_.traits, std::exchange(root_, false), fields);
     bool first = true;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
@@ -344,10 +345,15 @@ class Reader : Walk {
     if (routine.object && keyed_) {
       return keyed_object(routine, base, v, merge) && oneofs_ok(routine, base, ops_.offset(v));
     }
+    // Formats that count a positional object's fields state how many before the first.
+    const bool counted = routine.object && plan_.traits.counted_objects;
+    Slot it;
+    if (counted && !ops_.begin_fields(v, &it, routine.end - routine.begin, fault_)) return false;
     for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
       const Instr& in = plan_.code[i];
       if (!op(in, base + in.offset, v)) return field_failed(in);
     }
+    if (counted && !ops_.end_fields(&it, fault_)) return false;
     return oneofs_ok(routine, base, ops_.offset(v));
   }
 

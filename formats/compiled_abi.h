@@ -176,7 +176,7 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 /// format's WriteBound says) and returns the end, or null for a value the format refuses:
 ///
 ///   put_frame(out, u64 fingerprint, bool with_fingerprint, u32 enc)   the framing before the root
-///   put_bool(out, u8 v)            put_enum(out, i64 v)      (formats writing closed enums as
+///   put_bool(out, u8 v)            put_enum(out, i64 v)      (Plans writing closed enums as
 ///                                  integers; open ones are written by put_int and put_uint)
 ///   put_int(out, i64 v, u32 width, u32 enc)   put_uint(out, u64 v, u32 width, u32 enc)
 ///   put_float(out, float v, u32 enc)   put_double(out, double v, u32 enc)
@@ -204,14 +204,14 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///
 ///   open(ctx, const u8* p, const u8* end, Slot* root)   finish(ctx, Slot* root)
 ///   get_frame(Slot*, u64 fingerprint, bool require)
-///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (formats reading closed enums
+///   get_bool(Slot*, u8* out)       get_enum(Slot*, i64* out)   (Plans reading closed enums
 ///                                  as integers; open ones are read by get_int and get_uint)
 ///   get_int(Slot*, i64* out, u32 width, u32 enc)   get_uint(Slot*, u64* out, u32 width, u32 enc)
 ///                                  (a value that does not fit `width` bytes fails)
 ///   get_float(Slot*, float* out, u32 enc)   get_double(Slot*, double* out, u32 enc)
 ///   get_string(Slot*, void* out, u32 allocator)   (out: a String of that Allocator)
 ///   get_bytes(Slot*, void* list, const TypeDesc*)
-///   get_text(Slot*, const char** data, size_t* n)   (formats reading enums by name: the text,
+///   get_text(Slot*, const char** data, size_t* n)   (Plans reading enums by name: the text,
 ///                                  with 8 bytes readable past it)
 ///   get_decimal(Slot*, Decimal*)
 ///   get_time(Slot*, i64* ticks, u32 unit, u32 is_duration, u32 enc)
@@ -233,6 +233,8 @@ bool jitser_rt_oneofs(const TypeDesc* type, const void* base);
 ///                  (PlanField::key), reads it as next_field would and returns true, else
 ///                  leaves the iterator as it was; compiled code tries the key of the field
 ///                  expected next with it before next_field
+///   positional formats that count an object's fields (FormatTraits::counted_objects):
+///                  begin_fields(Slot*, u32 n): the head of an object, which must count n
 ///   optionally copy_elements(Slot* iterator, void* first, u64 n, u32 op, u32 width, u32 enc)
 ///                  -> bool: when the n elements begin_list counted lie in the input as the
 ///                  list's numbers (Instr op and width) lie in memory, copies them to `first`

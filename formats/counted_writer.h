@@ -1,6 +1,7 @@
 // What the interpreter's writers of MessagePack and CBOR share: objects are maps keyed by the
-// fields' pre-encoded keys, and every object, list and map states its count first, so nothing
-// goes between or after items. A format gives its map and array heads and its values.
+// fields' pre-encoded keys (or, positional, arrays of their values), and every object, list and
+// map states its count first, so nothing goes between or after items. A format gives its map
+// and array heads and its values.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +17,13 @@ class CountedWriter : public FormatWriter {
   void shared_new(Buffer&) const override {}
   void shared_ref(Buffer&, std::uint32_t) const override {}
 
-  std::size_t begin_object(Buffer& out, bool, std::size_t fields) const override {
-    map_head(out, fields);
+  std::size_t begin_object(Buffer& out, const FormatTraits& traits, bool,
+                           std::size_t fields) const override {
+    if (traits.keyed_objects) {
+      map_head(out, fields);
+    } else {
+      array_head(out, fields);
+    }
     return 0;
   }
   void field(Buffer& out, const PlanField& field, bool) const override {

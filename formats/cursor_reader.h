@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "formats/ops.h"
+#include "typeinfo/integers.h"
 
 namespace jitser {
 
@@ -68,6 +69,27 @@ class CursorReader : public FormatReader {
     key_scratch_.assign(std::max(key.size(), longest_match_), '\0');
     std::memcpy(key_scratch_.data(), key.data(), key.size());
     return key_scratch_.data();
+  }
+
+  /// A positional object's head counts `count` items where it has `fields`.
+  bool all_fields(std::uint64_t count, std::uint32_t fields, Fault& f,
+                  const std::uint8_t* start) const {
+    if (count == fields) return true;
+    return f.set(count < fields ? Errc::missing_field : Errc::unknown_field,
+                 "an array of " + std::to_string(count) + " items for an object of " +
+                     std::to_string(fields) + " fields",
+                 at(start));
+  }
+
+  /// An enum read as its integer `v`, which must be one of the values `e` declares, into p.
+  bool declared_value(const TypeDesc& e, std::int64_t v, void* p, Fault& f,
+                      const std::uint8_t* start) const {
+    if (!enum_declared(e, v)) {
+      return f.set(Errc::unknown_enum, std::to_string(v) + " is not a value of " + e.name,
+                   at(start));
+    }
+    std::memcpy(p, &v, e.size);
+    return true;
   }
 
   const std::uint8_t* begin_ = nullptr;

@@ -107,41 +107,34 @@ constexpr const char* kProtobufInlined[] = {
 // Every function of the MessagePack kernel: its rules, with what is rare (a head that is not a
 // fix form, a long or non-ASCII string) through get_head or out of line.
 constexpr const char* kMsgpackInlined[] = {
-    "jitser_msgpack_put_frame",      "jitser_msgpack_put_bool",
-    "jitser_msgpack_put_int",        "jitser_msgpack_put_uint",
-    "jitser_msgpack_put_float",      "jitser_msgpack_put_double",
-    "jitser_msgpack_put_string",     "jitser_msgpack_put_bytes",
-    "jitser_msgpack_put_decimal",    "jitser_msgpack_put_time",
-    "jitser_msgpack_put_begin_list", "jitser_msgpack_put_end_list",
-    "jitser_msgpack_open",           "jitser_msgpack_finish",
-    "jitser_msgpack_get_frame",      "jitser_msgpack_get_bool",
-    "jitser_msgpack_get_int",        "jitser_msgpack_get_uint",
-    "jitser_msgpack_get_float",      "jitser_msgpack_get_double",
-    "jitser_msgpack_get_string",     "jitser_msgpack_get_bytes",
-    "jitser_msgpack_get_text",       "jitser_msgpack_get_decimal",
-    "jitser_msgpack_get_time",       "jitser_msgpack_get_null",
-    "jitser_msgpack_get_shared",     "jitser_msgpack_begin_list",
-    "jitser_msgpack_begin_object",   "jitser_msgpack_next_field",
-    "jitser_msgpack_expect_field",   "jitser_msgpack_skip"};
+    "jitser_msgpack_put_frame",    "jitser_msgpack_put_bool",       "jitser_msgpack_put_int",
+    "jitser_msgpack_put_uint",     "jitser_msgpack_put_float",      "jitser_msgpack_put_double",
+    "jitser_msgpack_put_string",   "jitser_msgpack_put_bytes",      "jitser_msgpack_put_decimal",
+    "jitser_msgpack_put_time",     "jitser_msgpack_put_begin_list", "jitser_msgpack_put_end_list",
+    "jitser_msgpack_open",         "jitser_msgpack_finish",         "jitser_msgpack_get_frame",
+    "jitser_msgpack_get_bool",     "jitser_msgpack_get_int",        "jitser_msgpack_get_uint",
+    "jitser_msgpack_get_float",    "jitser_msgpack_get_double",     "jitser_msgpack_get_string",
+    "jitser_msgpack_get_bytes",    "jitser_msgpack_get_text",       "jitser_msgpack_get_decimal",
+    "jitser_msgpack_get_time",     "jitser_msgpack_get_null",       "jitser_msgpack_get_shared",
+    "jitser_msgpack_begin_list",   "jitser_msgpack_begin_object",   "jitser_msgpack_next_field",
+    "jitser_msgpack_expect_field", "jitser_msgpack_skip",           "jitser_msgpack_put_enum",
+    "jitser_msgpack_get_enum",     "jitser_msgpack_begin_fields"};
 
 // Every function of the CBOR kernel: its rules, with what is rare (a head of a longer form, a
 // long or non-ASCII string) out of line.
-constexpr const char* kCborInlined[] = {"jitser_cbor_put_frame",      "jitser_cbor_put_bool",
-                                        "jitser_cbor_put_int",        "jitser_cbor_put_uint",
-                                        "jitser_cbor_put_float",      "jitser_cbor_put_double",
-                                        "jitser_cbor_put_string",     "jitser_cbor_put_bytes",
-                                        "jitser_cbor_put_decimal",    "jitser_cbor_put_time",
-                                        "jitser_cbor_put_begin_list", "jitser_cbor_put_end_list",
-                                        "jitser_cbor_open",           "jitser_cbor_finish",
-                                        "jitser_cbor_get_frame",      "jitser_cbor_get_bool",
-                                        "jitser_cbor_get_int",        "jitser_cbor_get_uint",
-                                        "jitser_cbor_get_float",      "jitser_cbor_get_double",
-                                        "jitser_cbor_get_string",     "jitser_cbor_get_bytes",
-                                        "jitser_cbor_get_text",       "jitser_cbor_get_decimal",
-                                        "jitser_cbor_get_time",       "jitser_cbor_get_null",
-                                        "jitser_cbor_get_shared",     "jitser_cbor_begin_list",
-                                        "jitser_cbor_begin_object",   "jitser_cbor_next_field",
-                                        "jitser_cbor_expect_field",   "jitser_cbor_skip"};
+constexpr const char* kCborInlined[] = {
+    "jitser_cbor_put_frame",    "jitser_cbor_put_bool",       "jitser_cbor_put_int",
+    "jitser_cbor_put_uint",     "jitser_cbor_put_float",      "jitser_cbor_put_double",
+    "jitser_cbor_put_string",   "jitser_cbor_put_bytes",      "jitser_cbor_put_decimal",
+    "jitser_cbor_put_time",     "jitser_cbor_put_begin_list", "jitser_cbor_put_end_list",
+    "jitser_cbor_open",         "jitser_cbor_finish",         "jitser_cbor_get_frame",
+    "jitser_cbor_get_bool",     "jitser_cbor_get_int",        "jitser_cbor_get_uint",
+    "jitser_cbor_get_float",    "jitser_cbor_get_double",     "jitser_cbor_get_string",
+    "jitser_cbor_get_bytes",    "jitser_cbor_get_text",       "jitser_cbor_get_decimal",
+    "jitser_cbor_get_time",     "jitser_cbor_get_null",       "jitser_cbor_get_shared",
+    "jitser_cbor_begin_list",   "jitser_cbor_begin_object",   "jitser_cbor_next_field",
+    "jitser_cbor_expect_field", "jitser_cbor_skip",           "jitser_cbor_put_enum",
+    "jitser_cbor_get_enum",     "jitser_cbor_begin_fields"};
 
 FormatKernel binary_kernel() {
   return {.bitcode = {jitser_binary_kernel_bitcode, jitser_binary_kernel_bitcode_size},
@@ -248,7 +241,7 @@ constexpr FormatEntry kFormats[] = {
      .name = "cbor",
      .lower = lower_cbor,
      .enc_name = cbor_enc_name,
-     .finish_write = nullptr,
+     .finish_write = cbor_finish_write,
      .reader_kernel = nullptr,
      .writer = cbor_writer,
      .reader = cbor_reader,

@@ -51,8 +51,10 @@ struct WriteBound {
 struct FormatEntry {
   Format format;
   const char* name;  // as format_name() gives it
-  /// TypeDesc -> Plan, for a resolved root type.
-  Plan (*lower)(const TypeDesc& root, Direction direction);
+  /// TypeDesc -> Plan, for a resolved root type. The options that change the layout of what
+  /// is written (RunOptions::struct_arrays) are decided here, in the Plan, so that both tiers
+  /// follow them without asking.
+  Plan (*lower)(const TypeDesc& root, Direction direction, const RunOptions& options);
   /// An instruction's encoding as the format names it in Plan dumps ("" for none).
   const char* (*enc_name)(const Instr& in);
   /// Run on the output of a successful write, in both tiers: JSON re-indents it when the
@@ -69,13 +71,14 @@ struct FormatEntry {
   std::uint32_t slot_bytes;
   /// What the kernel's put for an instruction may write (compiled code reserves that room).
   WriteBound (*write_bound)(const Instr& in);
-  /// An enum's name as the format writes it, for formats that write enums by name (JSON: the
-  /// quoted string); null for those that write their integer.
+  /// An enum's name as the format writes it, for Plans that write enums by name
+  /// (FormatTraits::enum_names; JSON: the quoted string); null for formats that never do.
   std::string (*enum_text)(std::string_view name);
   /// Formats whose objects state their number of fields first (FormatTraits::counted_objects):
-  /// the bytes before an object's fields, for that many fields (MessagePack: a map head). Null
-  /// for the others, which write FormatTraits::Literals::object_begin.
-  std::string (*object_head)(std::size_t fields);
+  /// the bytes before an object's fields, for that many fields (MessagePack: a map head, or an
+  /// array head where objects are positional). Null for the others, which write
+  /// FormatTraits::Literals::object_begin.
+  std::string (*object_head)(const FormatTraits& traits, std::size_t fields);
   /// The helpers compiled code calls by name.
   std::span<const HelperSymbol> (*helpers)();
   /// The kernel; null for a format the JIT does not compile, whose codecs stay on the

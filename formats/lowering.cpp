@@ -23,7 +23,7 @@ std::uint16_t Lowering::field(const FieldDesc& f, std::size_t index) {
       .required = is_required(f),
       .desc = &f,
   };
-  keys(f, field);
+  if (plan_.traits.keyed_objects) keys(f, field);
   plan_.fields.push_back(std::move(field));
   return static_cast<std::uint16_t>(plan_.fields.size() - 1);
 }
@@ -97,7 +97,10 @@ void Lowering::value_slot(const TypeDesc& type, std::uint32_t offset, std::uint1
     case Kind::Float64: in.op = Op::Float; break;
     case Kind::String: in.op = Op::String; break;
     case Kind::Bytes: in.op = Op::Bytes; break;
-    case Kind::Enum: in.op = Op::Enum; break;
+    case Kind::Enum:
+      in.op = Op::Enum;
+      if (!plan_.traits.enum_names) in.enc = kEnumInteger;
+      break;
     case Kind::Decimal: in.op = Op::Decimal; break;
     case Kind::Dynamic: in.op = Op::Dynamic; break;
     case Kind::Timestamp:

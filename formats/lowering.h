@@ -13,6 +13,10 @@
 
 namespace jitser {
 
+/// Instr::enc of an Enum that value_slot lowers for a Plan that writes enums as integers
+/// (FormatTraits::enum_names false), for the operations of the formats that use value_slot.
+inline constexpr std::uint8_t kEnumInteger = 1;
+
 class Lowering {
  public:
   explicit Lowering(Plan& plan) : plan_(plan) {}
@@ -31,7 +35,8 @@ class Lowering {
   virtual void keys(const FieldDesc&, PlanField&) {}
 
   /// `slot` for formats that pick every encoding from the value (MessagePack, CBOR): one
-  /// instruction per value, of the op its kind has, with no encoding of its own.
+  /// instruction per value, of the op its kind has, with no encoding of its own but
+  /// kEnumInteger.
   void value_slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
                   std::vector<Instr>& out);
 

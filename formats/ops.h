@@ -73,8 +73,10 @@ class FormatWriter {
   /// written), end. `root` is the document's value itself, not one nested in it. What begin
   /// returns, end gets: where a format that prefixes a nested object with its size in bytes
   /// (Protobuf) left room for it. `fields`: how many fields follow, in formats whose objects
-  /// state it first (FormatTraits::counted_objects), else 0.
-  virtual std::size_t begin_object(Buffer& out, bool root, std::size_t fields) const = 0;
+  /// state it first (FormatTraits::counted_objects), else 0. `traits` are the Plan's: a format
+  /// may lay objects out more than one way.
+  virtual std::size_t begin_object(Buffer& out, const FormatTraits& traits, bool root,
+                                   std::size_t fields) const = 0;
   virtual void field(Buffer& out, const PlanField& field, bool first) const = 0;
   virtual void end_object(Buffer& out, std::size_t mark) const = 0;
   /// A list or array of n elements (`in` says which): begin, before element i (not asked of
@@ -126,6 +128,12 @@ class FormatReader {
   virtual bool begin_object(Slot* value, Slot* iterator, Fault& f) = 0;
   virtual bool next_field(Slot* iterator, bool* more, const char** key, std::size_t* key_at,
                           Slot* value, Fault& f) = 0;
+  /// Positional formats whose objects state their number of fields
+  /// (FormatTraits::counted_objects): starts the object in `value`, which must hold `fields`
+  /// values, read after it as any positional object's are; end_fields follows the last. Only
+  /// such formats implement them.
+  virtual bool begin_fields(Slot*, Slot*, std::uint32_t, Fault& f) { return uncounted(f); }
+  virtual bool end_fields(Slot*, Fault& f) { return uncounted(f); }
   /// The text of a raw key that matched no field as written (it has escapes, or names no
   /// field); false when it is malformed.
   virtual bool key_text(const char* key, std::string_view* text) = 0;
@@ -143,6 +151,11 @@ class FormatReader {
   virtual bool next_entry(Slot* iterator, bool* more, Slot* key, Slot* value, Fault& f) = 0;
   /// A map key, as the key routine's one instruction `in` says.
   virtual bool get_key(const Instr& in, Slot* key, void* slot, Fault& f) = 0;
+
+ private:
+  static bool uncounted(Fault& f) {
+    return f.set(Errc::invalid_descriptor, "this format's objects do not count their fields");
+  }
 };
 
 /// Makes a format's reader of type R in kReaderStorage bytes at `storage`, aligned for any type.

@@ -85,9 +85,12 @@ struct Routine {
 struct FormatTraits {
   /// Objects carry a key per field (JSON), or fields follow each other by position (binary).
   bool keyed_objects = false;
-  /// A keyed object states its number of fields before them (MessagePack's and CBOR's maps),
-  /// so a writer decides which fields it leaves out before it writes the first.
+  /// An object states its number of fields before them (MessagePack's and CBOR's maps, or
+  /// arrays where objects are positional), so a writer decides which fields it leaves out before
+  /// it writes the first, and a reader of a positional object checks that it has them all.
   bool counted_objects = false;
+  /// Enums are written and read by name (FormatEntry::enum_text), else as their integer.
+  bool enum_names = false;
   /// How the reader knows where a list or map ends.
   enum class Containers : std::uint8_t { CountPrefixed, SizePrefixed, Terminated };
   Containers containers = Containers::CountPrefixed;
@@ -146,6 +149,9 @@ struct RunOptions {
   bool omit_null = false;            // keyed formats: leave out fields that hold nothing
   bool omit_default = false;         // keyed formats: leave out fields equal to their default
   bool strict = false;               // keyed formats: reject keys the type does not declare
+  bool struct_arrays = false;        // MessagePack, CBOR: structs as arrays of their fields
+  bool enum_integers = false;        // MessagePack, CBOR: enums as integers, not names
+  bool deterministic = false;        // CBOR: map keys sorted by their bytes
 };
 
 /// "int8" to "uint64": the type of an Int or UInt instruction, as messages name it.

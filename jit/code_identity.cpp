@@ -101,7 +101,9 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
   std::string out = "jitser code identity 1\n";
   out += dump_plan(plan, format_entry(plan.format).enc_name);
   out += "fingerprint " + std::to_string(plan.fingerprint) + " keyed " +
-         std::to_string(plan.traits.keyed_objects) + " containers " +
+         std::to_string(plan.traits.keyed_objects) + " counted " +
+         std::to_string(plan.traits.counted_objects) + " enum_names " +
+         std::to_string(plan.traits.enum_names) + " containers " +
          std::to_string(static_cast<int>(plan.traits.containers)) + " identity " +
          std::to_string(plan.traits.shared_identity) + "\n";
   for (const Routine& r : plan.routines) {
@@ -161,7 +163,9 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
          " fingerprint=" + std::to_string(options.write_fingerprint) +
          std::to_string(options.require_fingerprint) + " pretty=" + std::to_string(options.pretty) +
          " omit=" + std::to_string(options.omit_null) + std::to_string(options.omit_default) +
-         " strict=" + std::to_string(options.strict) + "\n";
+         " strict=" + std::to_string(options.strict) +
+         " struct_arrays=" + std::to_string(options.struct_arrays) +
+         " enum_integers=" + std::to_string(options.enum_integers) + "\n";
   return out;
 }
 

@@ -65,7 +65,11 @@ class ReadEmitter : public EmitterBase {
     if (routine.object && plan_.traits.keyed_objects) {
       object(r, slot, base);
     } else {
-      // Positional: each value where the last one ended, in the one slot.
+      // Positional: each value where the last one ended, in the one slot; where the format
+      // counts an object's fields, after a head that must count them all.
+      if (routine.object && plan_.traits.counted_objects) {
+        check("begin_fields", {ptr_, i32_}, {slot, c32(routine.end - routine.begin)}, 0);
+      }
       for (std::uint32_t i = routine.begin; i < routine.end; ++i) {
         const Instr& in = plan_.code[i];
         value(in, slot, at(base, in.offset));
@@ -191,7 +195,7 @@ class ReadEmitter : public EmitterBase {
           Value* v = get(enum_unsigned(*in.type) ? "get_uint" : "get_int", slot, i64_, {i32_, i32_},
                          {c32(in.width), c32(in.enc)});
           store(b_.CreateTrunc(v, int_type(in.width)), p, 0);
-        } else if (format_.enum_text) {
+        } else if (plan_.traits.enum_names) {
           enum_name(in, slot, p);
         } else {
           Value* v = get("get_enum", slot, i64_);

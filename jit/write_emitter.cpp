@@ -129,7 +129,7 @@ class WriteEmitter : public WriterBase {
   // What goes before an object of n fields: the format's literal, or in formats that count an
   // object's fields first, its head for n.
   std::string object_begin(std::size_t n) const {
-    return format_.object_head ? format_.object_head(n) : literals_.object_begin;
+    return format_.object_head ? format_.object_head(plan_.traits, n) : literals_.object_begin;
   }
 
   // Fields the options may leave out decide at run time, and so do the separators between them.
@@ -263,7 +263,7 @@ class WriteEmitter : public WriterBase {
       return Room{std::max(null, some), dynamic};
     }
     if (!is_leaf(in.op)) return std::nullopt;
-    if (in.op == Op::Enum && format_.enum_text) {
+    if (in.op == Op::Enum && plan_.traits.enum_names) {
       std::uint64_t most = 0;
       for (const EnumValue& d : in.type->values) {
         most = std::max<std::uint64_t>(most, format_.enum_text(d.name).size());
@@ -460,7 +460,7 @@ class WriteEmitter : public WriterBase {
           {v, c32(in.width), c32(in.enc)});
       return;
     }
-    if (!format_.enum_text) {
+    if (!plan_.traits.enum_names) {
       declared(v, e);
       put("put_enum", fallible, {i64_}, {v});
       return;

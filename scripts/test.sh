@@ -42,24 +42,27 @@ cmake --build build-tsan -j "$jobs" --target jitser_thread_tests
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan -j "$jobs" \
   -R '^thread\.(Concurrency|Policies|Engine\.ManyThreads)' --output-on-failure --no-tests=error
 
-echo "== fuzz (libFuzzer, both tiers compared: binary 20 s, JSON, Protobuf, MessagePack and CBOR 15 s per payload type)"
+echo "== fuzz (libFuzzer, both tiers compared: binary 20 s, JSON, Protobuf, MessagePack and CBOR 15 s per payload type, their compact layout 10 s)"
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DJITSER_SANITIZE=address,undefined -DJITSER_FUZZ=ON -DJITSER_BUILD_TESTS=OFF \
   -DJITSER_BUILD_BENCH=OFF -DJITSER_CONSUMER_TEST=OFF
 cmake --build build-fuzz -j "$jobs" --target jitser_fuzz jitser_schema_fuzz jitser_cache_fuzz
-fuzz() {  # format payload seconds
-  local work="build-fuzz/corpus/$1/$2"
+fuzz() {  # format payload seconds [compact]
+  local corpus="$1${4:+-compact}"
+  local work="build-fuzz/corpus/$corpus/$2"
   mkdir -p "$work"
-  JITSER_FUZZ_FORMAT=$1 JITSER_FUZZ_PAYLOAD=$2 build-fuzz/jitser_fuzz -max_total_time="$3" \
-    -print_final_stats=1 -artifact_prefix="build-fuzz/$1-$2-" "$work" "tests/fuzz/corpus/$1/$2" \
-    > "build-fuzz/$1-$2.log" 2>&1 || { tail -40 "build-fuzz/$1-$2.log"; exit 1; }
-  echo "fuzz $1 $2: $(grep -o 'number_of_executed_units: [0-9]*' "build-fuzz/$1-$2.log")"
+  JITSER_FUZZ_FORMAT=$1 JITSER_FUZZ_PAYLOAD=$2 JITSER_FUZZ_COMPACT=${4:+1} \
+    build-fuzz/jitser_fuzz -max_total_time="$3" -print_final_stats=1 \
+    -artifact_prefix="build-fuzz/$corpus-$2-" "$work" "tests/fuzz/corpus/$corpus/$2" \
+    > "build-fuzz/$corpus-$2.log" 2>&1 || { tail -40 "build-fuzz/$corpus-$2.log"; exit 1; }
+  echo "fuzz $corpus $2: $(grep -o 'number_of_executed_units: [0-9]*' "build-fuzz/$corpus-$2.log")"
 }
 for payload in MediaContent Sample A1 Graph StringMap Value; do fuzz binary "$payload" 20; done
 for payload in MediaContent Sample A1 Value; do fuzz json "$payload" 15; done
 for payload in MediaContent Sample A1 Value; do fuzz protobuf "$payload" 15; done
 for payload in MediaContent Sample A1 Value; do fuzz msgpack "$payload" 15; done
 for payload in MediaContent Sample A1 Value; do fuzz cbor "$payload" 15; done
+for format in msgpack cbor; do fuzz "$format" MediaContent 10 compact; done
 mkdir -p build-fuzz/corpus/schema
 build-fuzz/jitser_schema_fuzz -max_total_time=20 -print_final_stats=1 \
   -artifact_prefix=build-fuzz/schema- build-fuzz/corpus/schema tests/fuzz/corpus/schema \

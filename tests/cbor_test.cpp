@@ -548,9 +548,93 @@ TEST(Cbor, OmittedFieldsLeaveTheMapCountRight) {
   EXPECT_EQ(to_hex(out.bytes()), one_v("04"));
 }
 
-// Every payload round-trips, and input cut short anywhere is refused, never read past.
-TEST(Cbor, PayloadsRoundTripAndEveryTruncationFails) {
-  Engine e;
+// EngineOptions::enum_integers: an enum is its integer in its shortest head, and only a
+// declared one is written or read, from any head or bignum that holds it; a name is then a type
+// mismatch.
+TEST(Cbor, EnumsAsIntegersByOption) {
+  const EngineOptions integers{.enum_integers = true};
+  EXPECT_EQ(write_hex(test::Color::Blue, integers), one_v("07"));
+  EXPECT_EQ(write_hex(test::Color::Red, integers), one_v("20"));
+  One<test::Color> c;
+  ASSERT_TRUE(read_hex(one_v("19 00 07"), c, integers).ok());
+  EXPECT_EQ(c.v, test::Color::Blue);
+  ASSERT_TRUE(read_hex(one_v("C3 41 00"), c, integers).ok());  // bignum -1 - 0
+  EXPECT_EQ(c.v, test::Color::Red);
+  Status s = read_hex(one_v("05"), c, integers);
+  EXPECT_EQ(s.code(), Errc::unknown_enum) << s.to_string();
+  EXPECT_EQ(s.offset(), 3u);
+  s = read_hex(one_v("64 42 6C 75 65"), c, integers);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+  s = read_hex(one_v("3B FF FF FF FF FF FF FF FF"), c, integers);
+  EXPECT_EQ(s.code(), Errc::unknown_enum) << s.to_string();
+}
+
+// EngineOptions::struct_arrays: a struct is an array of its fields in declaration order, of
+// definite or indefinite length, and one of another length is refused, fewer items as a missing
+// field and more as an unknown one.
+TEST(Cbor, StructsAsArraysByOption) {
+  Engine e(EngineOptions{.struct_arrays = true});
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::Moshi> codec = test::codec_of<payloads::Moshi>(e, Format::Cbor);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(payloads::Moshi{1, 5, 3}, out).ok());
+  EXPECT_EQ(to_hex(out.bytes()), "83 01 05 03");
+  payloads::Moshi m;
+  ASSERT_TRUE(codec.deserialize(from_hex("9F 01 18 05 03 FF"), m).ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 5, 3}));
+  ASSERT_TRUE(codec.deserialize(from_hex("C6 83 02 05 03"), m).ok());  // a tag is stepped over
+  EXPECT_EQ(m, (payloads::Moshi{2, 5, 3}));
+  Status s = codec.deserialize(from_hex("82 01 05"), m);
+  EXPECT_EQ(s.code(), Errc::missing_field) << s.to_string();
+  s = codec.deserialize(from_hex("84 01 05 03 00"), m);
+  EXPECT_EQ(s.code(), Errc::unknown_field) << s.to_string();
+  s = codec.deserialize(from_hex("9F 01 05 03 00 FF"), m);
+  EXPECT_EQ(s.code(), Errc::unknown_field) << s.to_string();
+  EXPECT_EQ(s.offset(), 4u);
+  s = codec.deserialize(from_hex("9F 01 05 FF"), m);
+  EXPECT_FALSE(s.ok());
+  s = codec.deserialize(from_hex("9F 01 05 03"), m);
+  EXPECT_EQ(s.code(), Errc::truncated) << s.to_string();
+  s = codec.deserialize(from_hex("A3 61 61 01 61 62 05 61 63 03"), m);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+}
+
+// EngineOptions::deterministic (RFC 8949, section 4.2.1): every map's entries in the bytewise
+// order of their encoded keys, a struct's fields and a map's entries alike, nested maps too; the
+// reader takes keys in any order, so the value reads back.
+TEST(Cbor, DeterministicEncodingSortsMapKeysByTheirBytes) {
+  const EngineOptions sorted{.deterministic = true};
+  // "b" (61 62) before "aa" (62 61 61): the shorter key's head is smaller.
+  EXPECT_EQ(write_hex(std::map<std::string, std::int32_t>{{"aa", 1}, {"b", 2}}, sorted),
+            one_v("A2 61 62 02 62 61 61 01"));
+  EXPECT_EQ(write_hex(std::map<std::string, std::int32_t>{{"aa", 1}, {"b", 2}}),
+            one_v("A2 62 61 61 01 61 62 02"));
+  // 10 (0a) before 300 (19 01 2c) before -2 (21).
+  EXPECT_EQ(write_hex(std::map<std::int32_t, bool>{{-2, true}, {10, false}, {300, true}}, sorted),
+            one_v("A3 0A F4 19 01 2C F5 21 F5"));
+  EXPECT_EQ(
+      write_hex(std::vector<std::map<std::string, bool>>{{{"zz", true}, {"y", false}}}, sorted),
+      one_v("81 A2 61 79 F4 62 7A 7A F5"));
+
+  Engine e(sorted);
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::MediaContent> codec = test::codec_of<payloads::MediaContent>(e, Format::Cbor);
+  const payloads::MediaContent sent = payloads::make_media_content();
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(sent, out).ok());
+  // {"media": ..., "images": ...}: "media" (65 ...) before "images" (66 ...).
+  EXPECT_EQ(to_hex(out.bytes()).substr(0, 8), "A2 65 6D");
+  payloads::MediaContent back;
+  ASSERT_TRUE(codec.deserialize(out.bytes(), back).ok());
+  EXPECT_EQ(back, sent);
+}
+
+// Every payload round-trips, in the default layout and with structs as arrays and enums as
+// integers, and input cut short anywhere is refused, never read past.
+class CborPayloads : public ::testing::TestWithParam<bool> {};
+
+TEST_P(CborPayloads, RoundTripAndEveryTruncationFails) {
+  Engine e(EngineOptions{.struct_arrays = GetParam(), .enum_integers = GetParam()});
   ASSERT_TRUE(payloads::register_all(e).ok());
   Codec<payloads::MediaContent> codec = test::codec_of<payloads::MediaContent>(e, Format::Cbor);
   const payloads::MediaContent sent = payloads::make_media_content();
@@ -566,6 +650,11 @@ TEST(Cbor, PayloadsRoundTripAndEveryTruncationFails) {
     EXPECT_FALSE(codec.deserialize(cut, x).ok()) << n;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Layouts, CborPayloads, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Compact" : "Default";
+                         });
 
 }  // namespace
 }  // namespace jitser

@@ -1,8 +1,8 @@
 // MessagePack with msgpack-cxx, the library our users have: what jitser writes for each payload,
-// msgpack-cxx reads (MSGPACK_DEFINE_MAP) back to the same value, and what msgpack-cxx writes
-// jitser reads back equal. Both are the same bytes: fields in declaration order, every integer
-// in its shortest form, enums by name. Run per JITSER_JIT policy like the rest of the suite, so
-// both tiers are covered.
+// msgpack-cxx reads (MSGPACK_DEFINE_MAP, or MSGPACK_DEFINE for jitser's struct arrays) back to
+// the same value, and what msgpack-cxx writes jitser reads back equal. Both are the same bytes:
+// fields in declaration order, every integer in its shortest form, enums by name. Run per
+// JITSER_JIT policy like the rest of the suite, so both tiers are covered.
 #include "bench/peers/msgpack_peers.h"
 #include "support.h"
 
@@ -12,8 +12,9 @@ namespace {
 using bench::msgpack_peers::Layout;
 using bench::msgpack_peers::MsgpackCxx;
 
-TEST(MsgpackInterop, MsgpackCxxReadsWhatJitserWritesAndTheReverse) {
-  Engine e;
+// Each payload in one of msgpack-cxx's layouts, with jitser's options for it.
+void check_layout(Layout layout, EngineOptions options) {
+  Engine e(options);
   ASSERT_TRUE(payloads::register_all(e).ok());
   bench::msgpack_peers::for_each_payload([&](const char* name, const auto& value) {
     using T = std::decay_t<decltype(value)>;
@@ -22,11 +23,11 @@ TEST(MsgpackInterop, MsgpackCxxReadsWhatJitserWritesAndTheReverse) {
     Buffer ours;
     ASSERT_TRUE(codec.serialize(value, ours).ok());
 
-    MsgpackCxx<T> peer(Layout::Map, T{});
+    MsgpackCxx<T> peer(layout, T{});
     ASSERT_TRUE(peer.read(ours.bytes()));
     EXPECT_TRUE(peer.value() == value);
 
-    MsgpackCxx<T> writer(Layout::Map, value);
+    MsgpackCxx<T> writer(layout, value);
     const std::span<const std::uint8_t> theirs = writer.write();
     EXPECT_EQ(test::to_hex(ours.bytes()), test::to_hex(theirs));
     T back{};
@@ -36,17 +37,28 @@ TEST(MsgpackInterop, MsgpackCxxReadsWhatJitserWritesAndTheReverse) {
   });
 }
 
-// The array layout is msgpack-cxx's other; jitser's reader refuses it for a struct with a
-// type mismatch (an array where a map goes), in both tiers alike.
-TEST(MsgpackInterop, TheArrayLayoutIsATypeMismatch) {
-  Engine e;
-  ASSERT_TRUE(payloads::register_all(e).ok());
-  MsgpackCxx<payloads::A1> writer(Layout::Array, payloads::make_a1());
-  payloads::A1 back;
-  const Status s =
-      test::codec_of<payloads::A1>(e, Format::Msgpack).deserialize(writer.write(), back);
-  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
-  EXPECT_EQ(s.offset(), 0u);
+TEST(MsgpackInterop, MsgpackCxxReadsWhatJitserWritesAndTheReverse) {
+  check_layout(Layout::Map, {});
+}
+
+// MSGPACK_DEFINE's arrays in declaration order are EngineOptions::struct_arrays.
+TEST(MsgpackInterop, TheArrayLayoutIsStructArrays) {
+  check_layout(Layout::Array, {.struct_arrays = true});
+}
+
+// A reader of one layout refuses the other with a type mismatch (an array where a map goes,
+// or the reverse), in both tiers alike.
+TEST(MsgpackInterop, EachLayoutRefusesTheOther) {
+  for (const bool arrays : {false, true}) {
+    Engine e(EngineOptions{.struct_arrays = arrays});
+    ASSERT_TRUE(payloads::register_all(e).ok());
+    MsgpackCxx<payloads::A1> writer(arrays ? Layout::Map : Layout::Array, payloads::make_a1());
+    payloads::A1 back;
+    const Status s =
+        test::codec_of<payloads::A1>(e, Format::Msgpack).deserialize(writer.write(), back);
+    EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+    EXPECT_EQ(s.offset(), 0u);
+  }
 }
 
 }  // namespace

@@ -234,6 +234,72 @@ TEST(Msgpack, EnumsByNameAndContainers) {
   EXPECT_EQ(list.v, (std::vector<std::int32_t>{1, 2}));
 }
 
+// EngineOptions::enum_integers: an enum is its integer in its shortest form, and only a
+// declared one is written or read; a name is then a type mismatch.
+TEST(Msgpack, EnumsAsIntegersByOption) {
+  const EngineOptions integers{.enum_integers = true};
+  EXPECT_EQ(write_hex(test::Color::Blue, integers), std::string(kOneV) + " 07");
+  EXPECT_EQ(write_hex(test::Color::Red, integers), std::string(kOneV) + " FF");
+  One<test::Color> c;
+  ASSERT_TRUE(read_hex(std::string(kOneV) + " 07", c, integers).ok());
+  EXPECT_EQ(c.v, test::Color::Blue);
+  ASSERT_TRUE(read_hex(std::string(kOneV) + " D1 FF FF", c, integers).ok());  // int 16
+  EXPECT_EQ(c.v, test::Color::Red);
+  Status s = read_hex(std::string(kOneV) + " 05", c, integers);
+  EXPECT_EQ(s.code(), Errc::unknown_enum) << s.to_string();
+  EXPECT_EQ(s.offset(), 3u);
+  s = read_hex(std::string(kOneV) + " A4 42 6C 75 65", c, integers);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+  Engine e(integers);
+  ASSERT_TRUE(test::add_color(e).ok());
+  ASSERT_TRUE(test::add_one<test::Color>(e).ok());
+  Buffer out;
+  s = test::codec_of<One<test::Color>>(e, Format::Msgpack)
+          .serialize(One<test::Color>{static_cast<test::Color>(5)}, out);
+  EXPECT_EQ(s.code(), Errc::unknown_enum) << s.to_string();
+}
+
+// EngineOptions::struct_arrays: a struct is an array of its fields in declaration order, nested
+// structs too, and an array of another length is refused, fewer items as a missing field and
+// more as an unknown one.
+TEST(Msgpack, StructsAsArraysByOption) {
+  Engine e(EngineOptions{.struct_arrays = true});
+  ASSERT_TRUE(e.add(Struct<Example>("Example")
+                        .field("compact", &Example::compact)
+                        .field("schema", &Example::schema))
+                  .ok());
+  ASSERT_TRUE(test::add_one<std::vector<Example>>(e).ok());
+  Codec<Example> codec = test::codec_of<Example>(e, Format::Msgpack);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(Example{true, 5}, out).ok());
+  EXPECT_EQ(to_hex(out.bytes()), "92 C3 05");
+  Example back;
+  ASSERT_TRUE(codec.deserialize(from_hex("92 C2 CD 01 2C"), back).ok());
+  EXPECT_FALSE(back.compact);
+  EXPECT_EQ(back.schema, 300);
+  Status s = codec.deserialize(from_hex("91 C3"), back);
+  EXPECT_EQ(s.code(), Errc::missing_field) << s.to_string();
+  EXPECT_EQ(s.offset(), 0u);
+  s = codec.deserialize(from_hex("93 C3 00 00"), back);
+  EXPECT_EQ(s.code(), Errc::unknown_field) << s.to_string();
+  s = codec.deserialize(from_hex("82 A7 63 6F 6D 70 61 63 74 C3 A6 73 63 68 65 6D 61 00"), back);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+  s = codec.deserialize(from_hex("92 C3 A1 30"), back);
+  EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+  EXPECT_EQ(s.offset(), 2u);
+  EXPECT_NE(s.to_string().find("schema"), std::string::npos) << s.to_string();
+
+  using Many = One<std::vector<Example>>;
+  Codec<Many> many = test::codec_of<Many>(e, Format::Msgpack);
+  out.clear();
+  ASSERT_TRUE(many.serialize(Many{{{true, 1}, {false, -1}}}, out).ok());
+  EXPECT_EQ(to_hex(out.bytes()), "91 92 92 C3 01 92 C2 FF");
+  Many read;
+  ASSERT_TRUE(many.deserialize(out.bytes(), read).ok());
+  ASSERT_EQ(read.v.size(), 2u);
+  EXPECT_EQ(read.v[1].schema, -1);
+}
+
 using Nanos = std::chrono::time_point<std::chrono::system_clock, std::chrono::nanoseconds>;
 
 TEST(Msgpack, TimestampsAsTheExtensionTypeInEachOfItsForms) {
@@ -371,9 +437,12 @@ TEST(Msgpack, ValuesOfUnknownShape) {
   EXPECT_EQ(read_hex(deep, back).code(), Errc::depth_exceeded);
 }
 
-// Every payload round-trips, and input cut short anywhere is refused, never read past.
-TEST(Msgpack, PayloadsRoundTripAndEveryTruncationFails) {
-  Engine e;
+// Every payload round-trips, in the default layout and with structs as arrays and enums as
+// integers, and input cut short anywhere is refused, never read past.
+class MsgpackPayloads : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MsgpackPayloads, RoundTripAndEveryTruncationFails) {
+  Engine e(EngineOptions{.struct_arrays = GetParam(), .enum_integers = GetParam()});
   ASSERT_TRUE(payloads::register_all(e).ok());
   Codec<payloads::MediaContent> codec = test::codec_of<payloads::MediaContent>(e, Format::Msgpack);
   const payloads::MediaContent sent = payloads::make_media_content();
@@ -390,6 +459,11 @@ TEST(Msgpack, PayloadsRoundTripAndEveryTruncationFails) {
     EXPECT_FALSE(s.ok()) << n;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Layouts, MsgpackPayloads, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Compact" : "Default";
+                         });
 
 }  // namespace
 }  // namespace jitser

@@ -128,13 +128,29 @@ PaddedInput padded(Buffer& buffer) {
   return buffer.padded();
 }
 
+// The options a format runs under besides its defaults.
+enum class Variant : std::uint8_t {
+  Plain,
+  Omitting,  // keyed formats: omit_null and omit_default (CBOR: and deterministic)
+  Compact,   // MessagePack and CBOR: struct_arrays and enum_integers
+};
+
+const char* variant_suffix(Variant v) {
+  switch (v) {
+    case Variant::Plain: return "";
+    case Variant::Omitting: return "_omitting";
+    case Variant::Compact: return "_compact";
+  }
+  return "";
+}
+
 struct Case {
   std::size_t schema;
   Format format;
-  bool omit = false;  // keyed formats: omit_null and omit_default
+  Variant variant = Variant::Plain;
   friend void PrintTo(const Case& c, std::ostream* os) {
     *os << "seed " << schemas()[c.schema].seed << ", " << format_name(c.format)
-        << (c.omit ? " omitting nulls and defaults" : "");
+        << variant_suffix(c.variant);
   }
 };
 
@@ -144,16 +160,19 @@ bool null_is_empty(Format format) {
   return format == Format::Json || format == Format::Msgpack || format == Format::Cbor;
 }
 
-FillOptions fill_options_for(Format format) {
+FillOptions fill_options_for(Format format, Variant variant = Variant::Plain) {
   FillOptions options;
   options.json_values = format == Format::Json;
   options.no_value_decimals = format == Format::Msgpack;
+  options.value_maps_in_key_order = format == Format::Cbor && variant == Variant::Omitting;
   return options;
 }
 
 EngineOptions options_for(const Case& c) {
   EngineOptions o;
-  o.omit_null = o.omit_default = c.omit;
+  o.omit_null = o.omit_default = c.variant == Variant::Omitting;
+  o.struct_arrays = o.enum_integers = c.variant == Variant::Compact;
+  o.deterministic = c.variant == Variant::Omitting && c.format == Format::Cbor;
   return o;
 }
 
@@ -168,7 +187,7 @@ struct Counts {
 
 // One type's checks; a failed assertion ends this type's, not the other types'.
 void check_type(const Schema& schema, const std::string& name, Format format, Engine& reference,
-                Engine& tested, Counts& counts) {
+                Engine& tested, Counts& counts, Variant variant = Variant::Plain) {
   SCOPED_TRACE("seed " + std::to_string(schema.seed) + ", type " + name + ", " +
                format_name(format));
   Result<DynCodec> slow = reference.codec(name, format);
@@ -188,7 +207,7 @@ void check_type(const Schema& schema, const std::string& name, Format format, En
     }
   }
   const TypeDesc& type = fast->type();
-  const FillOptions fill_options = fill_options_for(format);
+  const FillOptions fill_options = fill_options_for(format, variant);
   std::mt19937_64 rng(schema.seed * 1000003 + std::hash<std::string>()(name));
   const int values = values_per_type();
   for (int k = 0; k < values; ++k) {
@@ -290,7 +309,7 @@ TEST_P(RandomSchema, BothTiersAgreeAndRoundTrip) {
   ASSERT_TRUE(schema.register_types(tested).ok());
   Counts counts;
   for (const std::string& name : schema.struct_names()) {
-    check_type(schema, name, GetParam().format, made.engine, tested, counts);
+    check_type(schema, name, GetParam().format, made.engine, tested, counts, GetParam().variant);
   }
   EXPECT_GT(counts.round_trips, 0u);
   EXPECT_GT(counts.in_root_resource, 0u);
@@ -481,12 +500,13 @@ std::vector<Case> all_cases() {
   for (std::size_t i = 0; i < schemas().size(); ++i) {
     out.push_back({i, Format::Binary});
     out.push_back({i, Format::Json});
-    out.push_back({i, Format::Json, true});
+    out.push_back({i, Format::Json, Variant::Omitting});
     out.push_back({i, Format::Protobuf});
-    out.push_back({i, Format::Msgpack});
-    out.push_back({i, Format::Msgpack, true});
-    out.push_back({i, Format::Cbor});
-    out.push_back({i, Format::Cbor, true});
+    for (const Format f : {Format::Msgpack, Format::Cbor}) {
+      out.push_back({i, f});
+      out.push_back({i, f, Variant::Omitting});
+      out.push_back({i, f, Variant::Compact});
+    }
   }
   return out;
 }
@@ -495,7 +515,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, RandomSchema, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& param) {
                            return "seed" + std::to_string(schemas()[param.param.schema].seed) +
                                   "_" + format_name(param.param.format) +
-                                  (param.param.omit ? "_omitting" : "");
+                                  variant_suffix(param.param.variant);
                          });
 
 }  // namespace

@@ -101,6 +101,7 @@ constexpr const char* kCacheUsage =
 
 constexpr const char* kConvertUsage =
     "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
+    "                      [--struct-arrays] [--enum-integers]\n"
     "       jitser convert --type Value --from F --to F [--records] [--pretty]\n"
     "\n"
     "Reads a value of type T in format --from from stdin and writes it in format --to to\n"
@@ -117,7 +118,10 @@ constexpr const char* kConvertUsage =
     "                 each message after its length as an unsigned LEB128 varint (as\n"
     "                 protobuf's writeDelimitedTo); progress on stderr\n"
     "                 when it takes more than a few seconds\n"
-    "  --pretty       JSON output with newlines and indentation (not with --records)\n";
+    "  --pretty       JSON output with newlines and indentation (not with --records)\n"
+    "  --struct-arrays  msgpack and cbor, read and written: structs as arrays of their fields\n"
+    "                 in declaration order, not maps keyed by name\n"
+    "  --enum-integers  msgpack and cbor, read and written: enums as integers, not names\n";
 
 constexpr const char* kCheckSchemaUsage =
     "usage: jitser check-schema FILE [--canonical] [-I DIR]\n"
@@ -396,8 +400,8 @@ int convert_records(const DynCodec& reader, const DynCodec& writer, const std::s
 }
 
 int convert(int argc, char** argv) {
-  Args args =
-      parse(argc, argv, {"--schema", "--type", "--from", "--to"}, {"--pretty", "--records"});
+  Args args = parse(argc, argv, {"--schema", "--type", "--from", "--to"},
+                    {"--pretty", "--records", "--struct-arrays", "--enum-integers"});
   if (args.help) {
     std::cout << kConvertUsage;
     return 0;
@@ -422,6 +426,8 @@ int convert(int argc, char** argv) {
   EngineOptions options;
   options.jit = records ? JitPolicy::Async : JitPolicy::Off;
   options.pretty = args.values.count("--pretty") > 0;
+  options.struct_arrays = args.values.count("--struct-arrays") > 0;
+  options.enum_integers = args.values.count("--enum-integers") > 0;
   Engine engine(options);
   // A document of unknown shape is read as a jitser::Value, which needs no schema.
   const bool any_shape = args.values["--type"] == "Value";

@@ -103,7 +103,9 @@ class BinaryWriter final : public FormatWriter {
     varuint(out, id);
   }
 
-  std::size_t begin_object(Buffer&, bool, std::size_t) const override { return 0; }
+  std::size_t begin_object(Buffer&, const FormatTraits&, bool, std::size_t) const override {
+    return 0;
+  }
   void field(Buffer&, const PlanField&, bool) const override {}
   void end_object(Buffer&, std::size_t) const override {}
 

@@ -133,7 +133,7 @@ class BinaryLowering : public Lowering {
 
 }  // namespace
 
-Plan lower_binary(const TypeDesc& root, Direction direction) {
+Plan lower_binary(const TypeDesc& root, Direction direction, const RunOptions&) {
   Plan plan;
   plan.format = Format::Binary;
   plan.direction = direction;

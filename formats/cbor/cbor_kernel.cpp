@@ -51,6 +51,11 @@ std::uint8_t* jitser_cbor_put_uint(std::uint8_t* out, std::uint64_t v, std::uint
   return cbor::put_uint(out, v);
 }
 
+// Plans that write enums as integers; compiled code has checked that the value is declared.
+std::uint8_t* jitser_cbor_put_enum(std::uint8_t* out, std::int64_t v) {
+  return cbor::put_int(out, v);
+}
+
 std::uint8_t* jitser_cbor_put_float(std::uint8_t* out, float v, std::uint32_t) {
   return cbor::put_double(out, v);
 }
@@ -135,6 +140,17 @@ bool jitser_cbor_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, std:
   cbor::Integer v;
   if (!cbor::integer_head(input(s), v) || !cbor::int_fits(v, false, width)) return false;
   *out = v.n;
+  return true;
+}
+
+// An enum as an integer of either sign, as its bits; compiled code checks that it is declared.
+bool jitser_cbor_get_enum(Slot* s, std::int64_t* out) {
+  cbor::Integer v;
+  if (!cbor::integer_head(input(s), v) ||
+      (!cbor::int_fits(v, true, 8) && !cbor::int_fits(v, false, 8))) {
+    return false;
+  }
+  *out = static_cast<std::int64_t>(cbor::int_bits(v));
   return true;
 }
 
@@ -289,6 +305,13 @@ bool jitser_cbor_begin_list(Slot* s, Slot*, std::uint64_t* count, std::uint32_t,
   return true;
 }
 
+// A positional object's array head, which must count all its fields; one of indefinite length
+// is left to the interpreter.
+bool jitser_cbor_begin_fields(Slot* value, std::uint32_t fields) {
+  std::uint64_t n = 0;
+  return cbor::head_of(input(value), Major::Array, n) && n == fields;
+}
+
 bool jitser_cbor_begin_object(Slot* value, Slot* iterator) {
   Input& in = input(value);
   std::uint64_t n = 0;
@@ -352,6 +375,7 @@ const void* const jitser_cbor_calls[] = {
 // of line rather than linking and inlining their bitcode (jit/compiler.cpp, docs/jit.md).
 // clang-format off
 JITSER_KERNEL_FUNCTIONS(cbor,
+    JITSER_KERNEL_FUNCTION(jitser_cbor_begin_fields),
     JITSER_KERNEL_FUNCTION(jitser_cbor_begin_list),
     JITSER_KERNEL_FUNCTION(jitser_cbor_begin_object),
     JITSER_KERNEL_FUNCTION(jitser_cbor_expect_field),
@@ -360,6 +384,7 @@ JITSER_KERNEL_FUNCTIONS(cbor,
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_bytes),
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_decimal),
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_double),
+    JITSER_KERNEL_FUNCTION(jitser_cbor_get_enum),
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_float),
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_frame),
     JITSER_KERNEL_FUNCTION(jitser_cbor_get_int),
@@ -377,6 +402,7 @@ JITSER_KERNEL_FUNCTIONS(cbor,
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_decimal),
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_double),
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_end_list),
+    JITSER_KERNEL_FUNCTION(jitser_cbor_put_enum),
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_float),
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_frame),
     JITSER_KERNEL_FUNCTION(jitser_cbor_put_int),

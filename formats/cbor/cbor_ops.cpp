@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "formats/cbor/deterministic.h"
 #include "formats/cbor/items.h"
 #include "formats/cbor/read_rules.h"
 #include "formats/cbor/time_rules.h"
@@ -15,6 +16,7 @@
 #include "formats/cbor/wire.h"
 #include "formats/counted_writer.h"
 #include "formats/cursor_reader.h"
+#include "formats/lowering.h"
 #include "formats/time_ticks.h"
 #include "typeinfo/integers.h"
 #include "typeinfo/strings.h"
@@ -73,10 +75,13 @@ class CborWriter final : public CountedWriter {
       case Op::Enum: {
         const std::int64_t v = load_integer(*in.type, p);
         for (const EnumValue& d : in.type->values) {
-          if (d.value == v) {
+          if (d.value != v) continue;
+          if (in.enc == kEnumInteger) {
+            out.commit_to(cbor::put_int(room(out), v));
+          } else {
             text(out, d.name);
-            return true;
           }
+          return true;
         }
         return f.set(Errc::unknown_enum, std::to_string(v) + " is not a value of " + in.type->name);
       }
@@ -191,7 +196,7 @@ class CborReader final : public CursorReader {
         if (!s.empty()) std::memcpy(ops.data(in.type, p), s.data(), s.size());
         return true;
       }
-      case Op::Enum: return enumerator(in, h, p, f, start);
+      case Op::Enum: return enumerator(in, h, tag, p, f, start);
       case Op::Decimal:
         if (!tag.is(cbor::kTagDecimal)) return mismatch(f, h, "a decimal fraction (tag 4)", start);
         if (!cbor::read_decimal(p_, end_, h, *static_cast<Decimal*>(p), start, failure)) {
@@ -238,6 +243,19 @@ class CborReader final : public CursorReader {
     if (!null(in, v, &is_null, f)) return false;
     *ref = is_null ? SharedRef::Null : SharedRef::New;
     return true;
+  }
+
+  // A positional object's array may be of indefinite length: then its break must follow the
+  // last field.
+  bool begin_fields(Slot* v, Slot* it, std::uint32_t fields, Fault& f) override {
+    const std::uint8_t* start = p_;
+    if (!container(Major::Array, 1, v, it, nullptr, f)) return false;
+    return left(it) == kOpen || all_fields(left(it), fields, f, start);
+  }
+  bool end_fields(Slot* it, Fault& f) override {
+    if (left(it) != kOpen || (p_ != end_ && *p_ == cbor::kBreak && ++p_)) return true;
+    if (p_ == end_) return f.set(Errc::truncated, "input ends inside an item", at(end_));
+    return f.set(Errc::unknown_field, "an array of more items than its object's fields", at(p_));
   }
 
   bool begin_object(Slot* v, Slot* it, Fault& f) override {
@@ -372,11 +390,25 @@ class CborReader final : public CursorReader {
     return true;
   }
 
-  bool enumerator(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
+  // An enum by its name, or by its integer where the Plan says so.
+  bool enumerator(const Instr& in, const Head& h, const cbor::Tag& tag, void* p, Fault& f,
+                  const std::uint8_t* start) {
     const TypeDesc& e = *in.type;
+    cbor::Failure failure;
+    if (in.enc == kEnumInteger) {
+      if (h.major != Major::Unsigned && h.major != Major::Negative && h.major != Major::Bytes) {
+        return mismatch(f, h, "an enum value (an integer)", start);
+      }
+      cbor::Integer v;
+      if (!cbor::read_integer(p_, end_, h, tag, v, start, failure)) return failed(f, failure);
+      if (!cbor::int_fits(v, true, 8) && !cbor::int_fits(v, false, 8)) {
+        return f.set(Errc::unknown_enum, "an integer beyond 64 bits is not a value of " + e.name,
+                     at(start));
+      }
+      return declared_value(e, static_cast<std::int64_t>(cbor::int_bits(v)), p, f, start);
+    }
     std::string_view s;
     if (h.major != Major::Text) return mismatch(f, h, "an enum name", start);
-    cbor::Failure failure;
     if (!cbor::read_string(p_, end_, h, scratch_, s, start, failure)) return failed(f, failure);
     for (const EnumValue& d : e.values) {
       if (d.name == s) {
@@ -401,11 +433,16 @@ const FormatWriter& cbor_writer() {
 
 FormatReader* cbor_reader(void* storage) { return make_reader<CborReader>(storage); }
 
+void cbor_finish_write(const RunOptions& options, Buffer& out) {
+  if (options.deterministic) (void)cbor::sort_map_keys(out);
+}
+
 std::string cbor_enum_text(std::string_view name) { return cbor::text_item(name); }
 
-std::string cbor_object_head(std::size_t fields) {
+std::string cbor_object_head(const FormatTraits& traits, std::size_t fields) {
   std::uint8_t head[cbor::kMaxHead];
-  const std::uint8_t* end = cbor::put_head(head, Major::Map, fields);
+  const std::uint8_t* end =
+      cbor::put_head(head, traits.keyed_objects ? Major::Map : Major::Array, fields);
   return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
 }
 
@@ -414,6 +451,7 @@ WriteBound cbor_write_bound(const Instr& in) {
     case Op::Bool: return {.fixed = 1};
     case Op::Int:
     case Op::UInt:
+    case Op::Enum:
     case Op::Float: return {.fixed = cbor::kMaxHead};
     // jitser_cbor_put_string may copy a word past a short string's end.
     case Op::String: return {.fixed = cbor::kMaxHead + 16, .per_byte = 1, .fallible = true};

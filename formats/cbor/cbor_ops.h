@@ -13,10 +13,13 @@ namespace jitser {
 const FormatWriter& cbor_writer();
 /// A reader made in `storage` (kReaderStorage bytes, aligned for any type).
 FormatReader* cbor_reader(void* storage);
+/// After a write: with RunOptions::deterministic, every map's keys sorted by their bytes.
+void cbor_finish_write(const RunOptions& options, Buffer& out);
 /// An enum's name as CBOR writes it: a text string.
 std::string cbor_enum_text(std::string_view name);
-/// The map head before an object of `fields` fields.
-std::string cbor_object_head(std::size_t fields);
+/// The head before an object of `fields` fields: a map's, or an array's where the Plan's
+/// objects are positional.
+std::string cbor_object_head(const FormatTraits& traits, std::size_t fields);
 /// What the kernel's put for an instruction may write.
 WriteBound cbor_write_bound(const Instr& in);
 

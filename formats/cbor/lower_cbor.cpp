@@ -27,12 +27,13 @@ class CborLowering : public Lowering {
 
 }  // namespace
 
-Plan lower_cbor(const TypeDesc& root, Direction direction) {
+Plan lower_cbor(const TypeDesc& root, Direction direction, const RunOptions& options) {
   Plan plan;
   plan.format = Format::Cbor;
   plan.direction = direction;
-  plan.traits = {.keyed_objects = true,
+  plan.traits = {.keyed_objects = !options.struct_arrays,
                  .counted_objects = true,
+                 .enum_names = !options.enum_integers,
                  .containers = FormatTraits::Containers::CountPrefixed,
                  .shared_identity = false,
                  .literals = {.null = std::string(1, static_cast<char>(cbor::kNull))}};

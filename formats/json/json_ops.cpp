@@ -126,7 +126,7 @@ class JsonWriter final : public FormatWriter {
   void shared_new(Buffer&) const override {}
   void shared_ref(Buffer&, std::uint32_t) const override {}
 
-  std::size_t begin_object(Buffer& out, bool, std::size_t) const override {
+  std::size_t begin_object(Buffer& out, const FormatTraits&, bool, std::size_t) const override {
     literal(out, "{");
     return 0;
   }

@@ -119,11 +119,12 @@ class JsonLowering : public Lowering {
 
 }  // namespace
 
-Plan lower_json(const TypeDesc& root, Direction direction) {
+Plan lower_json(const TypeDesc& root, Direction direction, const RunOptions&) {
   Plan plan;
   plan.format = Format::Json;
   plan.direction = direction;
   plan.traits = {.keyed_objects = true,
+                 .enum_names = true,
                  .containers = FormatTraits::Containers::Terminated,
                  .shared_identity = false,
                  .literals = {.object_begin = "{",

@@ -7,7 +7,7 @@ namespace jitser {
 
 /// The JSON Plan for a resolved root type. Both directions have the same instructions; each
 /// struct routine lists its fields, whose keys the Plan holds pre-encoded (PlanField::key).
-Plan lower_json(const TypeDesc& root, Direction direction);
+Plan lower_json(const TypeDesc& root, Direction direction, const RunOptions& options);
 
 /// JSON's encodings of a value (Instr::enc).
 namespace json {

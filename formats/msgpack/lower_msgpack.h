@@ -6,7 +6,7 @@
 namespace jitser {
 
 /// The MessagePack Plan for a resolved root struct: structs as maps keyed by field name.
-Plan lower_msgpack(const TypeDesc& root, Direction direction);
+Plan lower_msgpack(const TypeDesc& root, Direction direction, const RunOptions& options);
 
 /// An instruction's encoding for Plan dumps: MessagePack picks every encoding from the value,
 /// so none is named.

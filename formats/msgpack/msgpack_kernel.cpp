@@ -51,6 +51,11 @@ std::uint8_t* jitser_msgpack_put_uint(std::uint8_t* out, std::uint64_t v, std::u
   return msgpack::put_uint(out, v);
 }
 
+// Plans that write enums as integers; compiled code has checked that the value is declared.
+std::uint8_t* jitser_msgpack_put_enum(std::uint8_t* out, std::int64_t v) {
+  return msgpack::put_int(out, v);
+}
+
 std::uint8_t* jitser_msgpack_put_float(std::uint8_t* out, float v, std::uint32_t) {
   return msgpack::put_float(out, v);
 }
@@ -150,6 +155,19 @@ bool jitser_msgpack_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, s
     return false;
   }
   *out = h.bits;
+  return true;
+}
+
+// An enum as an integer of either sign, as its bits; compiled code checks that it is declared.
+bool jitser_msgpack_get_enum(Slot* s, std::int64_t* out) {
+  Input& in = input(s);
+  if (in.p != in.end && (*in.p < 0x80 || *in.p >= 0xe0)) {
+    *out = static_cast<std::int8_t>(*in.p++);
+    return true;
+  }
+  Head h;
+  if (!msgpack::number_head(in, h) || (h.type != Type::Int && h.type != Type::UInt)) return false;
+  *out = static_cast<std::int64_t>(h.bits);
   return true;
 }
 
@@ -258,6 +276,12 @@ bool jitser_msgpack_begin_list(Slot* s, Slot*, std::uint64_t* count, std::uint32
   return true;
 }
 
+// A positional object's array head, which must count all its fields.
+bool jitser_msgpack_begin_fields(Slot* value, std::uint32_t fields) {
+  std::uint64_t n = 0;
+  return msgpack::head_of(input(value), Type::Array, 0x90, 0x0f, n) && n == fields;
+}
+
 bool jitser_msgpack_begin_object(Slot* value, Slot* iterator) {
   Input& in = input(value);
   std::uint64_t n = 0;
@@ -322,6 +346,7 @@ const void* const jitser_msgpack_calls[] = {
 // of line rather than linking and inlining their bitcode (jit/compiler.cpp, docs/jit.md).
 // clang-format off
 JITSER_KERNEL_FUNCTIONS(msgpack,
+    JITSER_KERNEL_FUNCTION(jitser_msgpack_begin_fields),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_begin_list),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_begin_object),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_expect_field),
@@ -330,6 +355,7 @@ JITSER_KERNEL_FUNCTIONS(msgpack,
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_bytes),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_decimal),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_double),
+    JITSER_KERNEL_FUNCTION(jitser_msgpack_get_enum),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_float),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_frame),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_get_int),
@@ -347,6 +373,7 @@ JITSER_KERNEL_FUNCTIONS(msgpack,
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_decimal),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_double),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_end_list),
+    JITSER_KERNEL_FUNCTION(jitser_msgpack_put_enum),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_float),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_frame),
     JITSER_KERNEL_FUNCTION(jitser_msgpack_put_int),

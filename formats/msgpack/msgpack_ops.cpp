@@ -10,6 +10,7 @@
 
 #include "formats/counted_writer.h"
 #include "formats/cursor_reader.h"
+#include "formats/lowering.h"
 #include "formats/msgpack/read_rules.h"
 #include "formats/msgpack/value_msgpack.h"
 #include "formats/msgpack/wire.h"
@@ -71,10 +72,13 @@ class MsgpackWriter final : public CountedWriter {
       case Op::Enum: {
         const std::int64_t v = load_integer(*in.type, p);
         for (const EnumValue& d : in.type->values) {
-          if (d.value == v) {
+          if (d.value != v) continue;
+          if (in.enc == kEnumInteger) {
+            number(out, msgpack::put_int, v);
+          } else {
             text(out, d.name);
-            return true;
           }
+          return true;
         }
         return f.set(Errc::unknown_enum, std::to_string(v) + " is not a value of " + in.type->name);
       }
@@ -223,6 +227,16 @@ class MsgpackReader final : public CursorReader {
     *ref = is_null ? SharedRef::Null : SharedRef::New;
     return true;
   }
+
+  bool begin_fields(Slot* v, Slot*, std::uint32_t fields, Fault& f) override {
+    const std::uint8_t* start = p_;
+    mark(v);
+    Head h;
+    if (!head(h, f)) return false;
+    if (h.type != Type::Array) return mismatch(f, h, "an array of fields", start);
+    return all_fields(h.bits, fields, f, start);
+  }
+  bool end_fields(Slot*, Fault&) override { return true; }
 
   bool begin_object(Slot* v, Slot* it, Fault& f) override {
     const std::uint8_t* start = p_;
@@ -378,9 +392,15 @@ class MsgpackReader final : public CursorReader {
     }
   }
 
-  // An enum by its name.
+  // An enum by its name, or by its integer where the Plan says so.
   bool enumerator(const Instr& in, const Head& h, void* p, Fault& f, const std::uint8_t* start) {
     const TypeDesc& e = *in.type;
+    if (in.enc == kEnumInteger) {
+      if (h.type != Type::Int && h.type != Type::UInt) {
+        return mismatch(f, h, "an enum value (an integer)", start);
+      }
+      return declared_value(e, static_cast<std::int64_t>(h.bits), p, f, start);
+    }
     std::string_view s;
     if (h.type != Type::Str) return mismatch(f, h, "an enum name", start);
     if (!str(h, s, f, start)) return false;
@@ -435,9 +455,10 @@ FormatReader* msgpack_reader(void* storage) { return make_reader<MsgpackReader>(
 
 std::string msgpack_enum_text(std::string_view name) { return msgpack::str_item(name); }
 
-std::string msgpack_object_head(std::size_t fields) {
+std::string msgpack_object_head(const FormatTraits& traits, std::size_t fields) {
   std::uint8_t head[msgpack::kMaxHead];
-  const std::uint8_t* end = msgpack::put_map_head(head, fields);
+  const std::uint8_t* end = traits.keyed_objects ? msgpack::put_map_head(head, fields)
+                                                 : msgpack::put_array_head(head, fields);
   return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
 }
 
@@ -445,7 +466,8 @@ WriteBound msgpack_write_bound(const Instr& in) {
   switch (in.op) {
     case Op::Bool: return {.fixed = 1};
     case Op::Int:
-    case Op::UInt: return {.fixed = msgpack::kMaxNumber};
+    case Op::UInt:
+    case Op::Enum: return {.fixed = msgpack::kMaxNumber};
     case Op::Float: return {.fixed = in.width == 4 ? 5u : 9u};
     // jitser_msgpack_put_string may copy a word past a short string's end.
     case Op::String: return {.fixed = msgpack::kMaxHead + 16, .per_byte = 1, .fallible = true};

@@ -15,8 +15,9 @@ const FormatWriter& msgpack_writer();
 FormatReader* msgpack_reader(void* storage);
 /// An enum's name as MessagePack writes it: a str.
 std::string msgpack_enum_text(std::string_view name);
-/// The map head before an object of `fields` fields.
-std::string msgpack_object_head(std::size_t fields);
+/// The head before an object of `fields` fields: a map's, or an array's where the Plan's
+/// objects are positional.
+std::string msgpack_object_head(const FormatTraits& traits, std::size_t fields);
 /// What the kernel's put for an instruction may write.
 WriteBound msgpack_write_bound(const Instr& in);
 

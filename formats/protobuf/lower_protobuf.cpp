@@ -219,7 +219,7 @@ class ProtobufLowering : public Lowering {
 
 }  // namespace
 
-Plan lower_protobuf(const TypeDesc& root, Direction direction) {
+Plan lower_protobuf(const TypeDesc& root, Direction direction, const RunOptions&) {
   Plan plan;
   plan.format = Format::Protobuf;
   plan.direction = direction;

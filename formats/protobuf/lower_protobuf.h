@@ -9,7 +9,7 @@ namespace jitser {
 /// The Protobuf Plan for a resolved root type: a message of the struct's fields, or, for a
 /// root that is no struct, a message whose field 1 holds it. Both directions have the same
 /// instructions.
-Plan lower_protobuf(const TypeDesc& root, Direction direction);
+Plan lower_protobuf(const TypeDesc& root, Direction direction, const RunOptions& options);
 
 /// The first field whose number Protobuf cannot write (past 2^29 - 1), or null: both tiers
 /// refuse to write a Plan that has one (its Op::Frame's encoding says so).

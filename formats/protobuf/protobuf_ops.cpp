@@ -102,7 +102,8 @@ class ProtobufWriter final : public FormatWriter {
   void shared_new(Buffer&) const override {}
   void shared_ref(Buffer&, std::uint32_t) const override {}
 
-  std::size_t begin_object(Buffer& out, bool root, std::size_t) const override {
+  std::size_t begin_object(Buffer& out, const FormatTraits&, bool root,
+                           std::size_t) const override {
     return root ? kNoMark : open_sized(out);
   }
   void field(Buffer& out, const PlanField& field, bool) const override {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <jitser/export.h>
 
@@ -41,6 +42,17 @@ struct EngineOptions {
   bool omit_default = false;
   /// Keyed formats: reject keys the type does not declare.
   bool strict = false;
+  /// MessagePack and CBOR: write and read a struct as an array of its fields in declaration
+  /// order, with no keys, rather than as a map keyed by field name. Smaller and faster to read,
+  /// but the reader must declare the same fields in the same order: an array of another length
+  /// is refused, and nothing tells two fields of one type apart if they are swapped.
+  bool struct_arrays = false;
+  /// MessagePack and CBOR: write and read enums as their integer rather than their name.
+  bool enum_integers = false;
+  /// CBOR: write core deterministic encoding (RFC 8949, section 4.2.1), every map's entries
+  /// sorted by the bytes of their keys, so that equal values are equal bytes. Costs a second
+  /// pass over the output.
+  bool deterministic = false;
   /// When to compile; JITSER_JIT overrides it.
   JitPolicy jit = JitPolicy::Async;
   /// Which code to compile; JITSER_TIERS (first, optimized, both) overrides it.

@@ -6,6 +6,8 @@
 //
 // JITSER_FUZZ_FORMAT=binary|json|protobuf|msgpack|cbor (default binary) picks the format and
 // JITSER_FUZZ_PAYLOAD=<name> the type (required); tests/fuzz/corpus/<format>/<name>/ is its corpus.
+// JITSER_FUZZ_COMPACT=1 reads structs as arrays and enums as integers (EngineOptions
+// struct_arrays and enum_integers), with tests/fuzz/corpus/<format>-compact/<name>/.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,9 +26,16 @@ namespace {
 using namespace jitser;
 using namespace jitser::payloads;
 
+bool compact() {
+  const char* v = std::getenv("JITSER_FUZZ_COMPACT");
+  return v && std::strcmp(v, "1") == 0;
+}
+
 struct Tiers {
-  Engine interp{EngineOptions{.jit = JitPolicy::Off}};
-  Engine jit{EngineOptions{.jit = JitPolicy::Sync}};
+  Engine interp{
+      EngineOptions{.struct_arrays = compact(), .enum_integers = compact(), .jit = JitPolicy::Off}};
+  Engine jit{EngineOptions{
+      .struct_arrays = compact(), .enum_integers = compact(), .jit = JitPolicy::Sync}};
   Format format = Format::Binary;
   int type = -1;  // index into kTypes
 };

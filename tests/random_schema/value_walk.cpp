@@ -170,6 +170,12 @@ Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options) 
       for (std::size_t i = pick(rng, 4); i > 0; --i) {
         m.emplace_back(random_string(rng), random_value(rng, depth + 1, options));
       }
+      if (options.value_maps_in_key_order) {
+        std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) {
+          return a.first.size() != b.first.size() ? a.first.size() < b.first.size()
+                                                  : a.first < b.first;
+        });
+      }
       return Value(std::move(m));
     }
     case 9: {

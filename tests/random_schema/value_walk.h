@@ -26,6 +26,9 @@ struct FillOptions {
   bool json_values = false;
   /// jitser::Value holds no decimals (MessagePack writes one as an array of two integers).
   bool no_value_decimals = false;
+  /// jitser::Value maps hold their keys in the order CBOR's deterministic encoding writes them
+  /// (shorter keys first, then by their bytes), so that they read back in the order they had.
+  bool value_maps_in_key_order = false;
   /// When set, every object made behind a shared_ptr is held here too, in the order made, as
   /// another value sharing it would hold it: a reader must then leave it as it was.
   std::vector<SharedObject>* shared_with = nullptr;

@@ -1,7 +1,7 @@
 # `jitser convert` end to end: JSON to binary and back gives the same document; keys in another
 # order, whitespace and unknown keys are read; bad input exits non-zero naming field and offset;
-# streams of records convert both ways, and a bad record is named; a document of any shape
-# converts as a jitser::Value.
+# streams of records convert both ways, and a bad record is named; MessagePack and CBOR convert
+# in both layouts; a document of any shape converts as a jitser::Value.
 # Run with -DTOOL=<jitser> -DSCHEMA=<examples/payloads.jitser> -DWORK=<scratch directory>.
 file(MAKE_DIRECTORY ${WORK})
 
@@ -42,6 +42,27 @@ file(READ ${WORK}/back_cbor.json back_cbor)
 if(NOT back_cbor STREQUAL "${doc}\n")
   message(FATAL_ERROR "JSON -> CBOR -> JSON changed the document:\n${doc}\n${back_cbor}")
 endif()
+
+# And through each with structs as arrays and enums as integers, which is smaller.
+foreach(fmt msgpack cbor)
+  convert(${WORK}/in.json ${WORK}/compact.${fmt} json ${fmt} 0 --struct-arrays --enum-integers)
+  convert(${WORK}/compact.${fmt} ${WORK}/back_compact_${fmt}.json ${fmt} json 0 --struct-arrays
+          --enum-integers)
+  file(READ ${WORK}/back_compact_${fmt}.json back_compact)
+  if(NOT back_compact STREQUAL "${doc}\n")
+    message(FATAL_ERROR "JSON -> compact ${fmt} -> JSON changed the document:\n${back_compact}")
+  endif()
+  file(SIZE ${WORK}/out.${fmt} keyed_size)
+  file(SIZE ${WORK}/compact.${fmt} compact_size)
+  if(NOT compact_size LESS keyed_size)
+    message(FATAL_ERROR "compact ${fmt} is ${compact_size} bytes, keyed ${keyed_size}")
+  endif()
+  # Read as maps, the arrays are a type mismatch at the root.
+  convert(${WORK}/compact.${fmt} ${WORK}/mismatch.json ${fmt} json 1)
+  if(NOT last_error MATCHES "type mismatch at byte 0")
+    message(FATAL_ERROR "compact ${fmt} read as maps: ${last_error}")
+  endif()
+endforeach()
 
 # A document of any shape, as a jitser::Value without a schema, through MessagePack and CBOR.
 set(any [=[[1,-2,18446744073709551615,1.5,true,null,"é",{"a":{},"b":[2,"x"]}]]=])
