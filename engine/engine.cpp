@@ -176,6 +176,7 @@ struct Engine::Impl {
                               .strict = options.strict,
                               .struct_arrays = options.struct_arrays,
                               .enum_integers = options.enum_integers,
+                              .keys_by_number = options.keys_by_number,
                               .deterministic = options.deterministic};
       state->serialize = entry.lower(**type, Direction::Serialize, state->run);
       state->deserialize = entry.lower(**type, Direction::Deserialize, state->run);

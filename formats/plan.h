@@ -151,6 +151,7 @@ struct RunOptions {
   bool strict = false;               // keyed formats: reject keys the type does not declare
   bool struct_arrays = false;        // MessagePack, CBOR: structs as arrays of their fields
   bool enum_integers = false;        // MessagePack, CBOR: enums as integers, not names
+  bool keys_by_number = false;       // CBOR: struct keys are field numbers
   bool deterministic = false;        // CBOR: map keys sorted by their bytes
 };
 

@@ -165,7 +165,8 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
          " omit=" + std::to_string(options.omit_null) + std::to_string(options.omit_default) +
          " strict=" + std::to_string(options.strict) +
          " struct_arrays=" + std::to_string(options.struct_arrays) +
-         " enum_integers=" + std::to_string(options.enum_integers) + "\n";
+         " enum_integers=" + std::to_string(options.enum_integers) +
+         " keys_by_number=" + std::to_string(options.keys_by_number) + "\n";
   return out;
 }
 

@@ -378,7 +378,7 @@ TEST(Cbor, KeysInAnyOrderUnknownSkippedMissingDefaulted) {
       {"A2 61 61 01 61 62 02", Errc::missing_field, 0, "Moshi.c"},
       {"A3 61 61 01 61 61 01 61 63 03", Errc::duplicate_key, 4, "Moshi.a"},
       {"A2 61 61 F6 61 63 03", Errc::type_mismatch, 3, "Moshi.a"},
-      {"A2 01 02 61 63 03", Errc::type_mismatch, 1, "Moshi"},
+      {"A2 41 01 02 61 63 03", Errc::type_mismatch, 1, "Moshi"},
       {"82 01 02", Errc::type_mismatch, 0, "Moshi"},
       {"A2 61 61 01 61 63 03 F6", Errc::trailing_bytes, 7, "Moshi"},
       {"", Errc::truncated, 0, "Moshi"},
@@ -597,6 +597,42 @@ TEST(Cbor, StructsAsArraysByOption) {
   EXPECT_EQ(s.code(), Errc::truncated) << s.to_string();
   s = codec.deserialize(from_hex("A3 61 61 01 61 62 05 61 63 03"), m);
   EXPECT_EQ(s.code(), Errc::type_mismatch) << s.to_string();
+}
+
+// EngineOptions::keys_by_number: a struct's keys are its fields' numbers, in their shortest
+// heads. A reader takes a number in any head, behind a tag, or a field's name; an integer that
+// is no field's number is skipped, or refused under strict.
+TEST(Cbor, KeysByNumberByOption) {
+  Engine e(EngineOptions{.keys_by_number = true});
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  Codec<payloads::Moshi> codec = test::codec_of<payloads::Moshi>(e, Format::Cbor);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(payloads::Moshi{1, 7, 3}, out).ok());
+  EXPECT_EQ(to_hex(out.bytes()), "A3 01 01 02 07 03 03");
+  payloads::Moshi m;
+  ASSERT_TRUE(codec.deserialize(from_hex("A3 03 03 19 00 01 01 C6 02 07"), m).ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 7, 3}));
+  // Names, an unknown number and a negative key.
+  ASSERT_TRUE(codec.deserialize(from_hex("A4 61 61 02 09 F6 20 F5 61 63 04"), m).ok());
+  EXPECT_EQ(m, (payloads::Moshi{2, 5, 4}));
+  const Status s = codec.deserialize(from_hex("A2 01 01 09 00"), m);
+  EXPECT_EQ(s.code(), Errc::missing_field) << s.to_string();
+
+  Engine strict(EngineOptions{.strict = true, .keys_by_number = true});
+  ASSERT_TRUE(payloads::register_all(strict).ok());
+  const Status u = test::codec_of<payloads::Moshi>(strict, Format::Cbor)
+                       .deserialize(from_hex("A4 01 01 02 05 03 03 18 2A 00"), m);
+  EXPECT_EQ(u.code(), Errc::unknown_field) << u.to_string();
+  EXPECT_EQ(u.offset(), 7u);
+  EXPECT_NE(u.to_string().find("\"42\""), std::string::npos) << u.to_string();
+
+  // A reader keyed by name skips integer keys as keys of no field.
+  Engine by_name;
+  ASSERT_TRUE(payloads::register_all(by_name).ok());
+  ASSERT_TRUE(test::codec_of<payloads::Moshi>(by_name, Format::Cbor)
+                  .deserialize(from_hex("A3 61 61 01 01 02 61 63 03"), m)
+                  .ok());
+  EXPECT_EQ(m, (payloads::Moshi{1, 5, 3}));
 }
 
 // EngineOptions::deterministic (RFC 8949, section 4.2.1): every map's entries in the bytewise

@@ -101,7 +101,8 @@ constexpr const char* kCacheUsage =
 
 constexpr const char* kConvertUsage =
     "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
-    "                      [--struct-arrays] [--enum-integers]\n"
+    "                      [--struct-arrays] [--enum-integers] [--keys-by-number]\n"
+    "                      [--deterministic]\n"
     "       jitser convert --type Value --from F --to F [--records] [--pretty]\n"
     "\n"
     "Reads a value of type T in format --from from stdin and writes it in format --to to\n"
@@ -121,7 +122,9 @@ constexpr const char* kConvertUsage =
     "  --pretty       JSON output with newlines and indentation (not with --records)\n"
     "  --struct-arrays  msgpack and cbor, read and written: structs as arrays of their fields\n"
     "                 in declaration order, not maps keyed by name\n"
-    "  --enum-integers  msgpack and cbor, read and written: enums as integers, not names\n";
+    "  --enum-integers  msgpack and cbor, read and written: enums as integers, not names\n"
+    "  --keys-by-number cbor: structs keyed by field number, not name (read: either kind)\n"
+    "  --deterministic  cbor output: every map's keys sorted by their bytes (RFC 8949 4.2.1)\n";
 
 constexpr const char* kCheckSchemaUsage =
     "usage: jitser check-schema FILE [--canonical] [-I DIR]\n"
@@ -401,7 +404,8 @@ int convert_records(const DynCodec& reader, const DynCodec& writer, const std::s
 
 int convert(int argc, char** argv) {
   Args args = parse(argc, argv, {"--schema", "--type", "--from", "--to"},
-                    {"--pretty", "--records", "--struct-arrays", "--enum-integers"});
+                    {"--pretty", "--records", "--struct-arrays", "--enum-integers",
+                     "--keys-by-number", "--deterministic"});
   if (args.help) {
     std::cout << kConvertUsage;
     return 0;
@@ -428,6 +432,8 @@ int convert(int argc, char** argv) {
   options.pretty = args.values.count("--pretty") > 0;
   options.struct_arrays = args.values.count("--struct-arrays") > 0;
   options.enum_integers = args.values.count("--enum-integers") > 0;
+  options.keys_by_number = args.values.count("--keys-by-number") > 0;
+  options.deterministic = args.values.count("--deterministic") > 0;
   Engine engine(options);
   // A document of unknown shape is read as a jitser::Value, which needs no schema.
   const bool any_shape = args.values["--type"] == "Value";

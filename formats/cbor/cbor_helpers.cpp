@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/cbor/cbor_slot.h"
+#include "formats/cbor/items.h"
 #include "formats/cbor/value_cbor.h"
 #include "formats/cbor/wire.h"
 #include "formats/field_default.h"
@@ -53,12 +54,9 @@ WriteSpan jitser_cbor_write_map(WriteContext* ctx, std::uint8_t* cursor, std::ui
 // The raw key is a definite text string read whole by next_field: its head, then its text.
 std::int32_t jitser_cbor_find_field(const char* raw_key, const FieldDesc* const* fields,
                                     std::uint32_t n) {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(raw_key);
-  Head h;
-  if (cbor::get_head(p, p + cbor::kMaxHead, h) != cbor::HeadStatus::ok || !valid_utf8(p, h.n)) {
-    return -2;
-  }
-  const std::string_view key(reinterpret_cast<const char*>(p), h.n);
+  std::string digits;
+  std::string_view key;
+  if (!cbor::key_text(reinterpret_cast<const std::uint8_t*>(raw_key), digits, key)) return -2;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (names_field(*fields[i], key)) return static_cast<std::int32_t>(i);
   }

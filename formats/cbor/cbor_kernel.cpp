@@ -321,17 +321,29 @@ bool jitser_cbor_begin_object(Slot* value, Slot* iterator) {
   return true;
 }
 
-// A key must be a text string; the raw key is its bytes, head included, as PlanField::match
-// holds them.
+// A key must be a text string or an integer; the raw key is its bytes, head included, as
+// PlanField::match holds them.
 std::int32_t jitser_cbor_next_field(Slot* iterator, Slot* value, const char** raw_key,
                                     std::uint32_t) {
   if (cbor::left(iterator) == 0) return 0;
   --cbor::left(iterator);
   Input& in = input(iterator);
   const std::uint8_t* start = in.p;
-  std::uint64_t n = 0;
-  if (!cbor::text_head(in, n)) return -1;
-  in.p += n;
+  if (in.p != in.end && *in.p < 0x40) {
+    // An integer key (keys_by_number); one in a longer head than it needs is left to the
+    // interpreter, which makes it shortest, as keys are compared.
+    Head h;
+    if (!cbor::head(in, h)) return -1;
+    std::uint8_t shortest[cbor::kMaxHead];
+    if (cbor::put_head(shortest, h.major, h.n) - shortest != in.p - start) {
+      (void)cbor::decline(in);
+      return -1;
+    }
+  } else {
+    std::uint64_t n = 0;
+    if (!cbor::text_head(in, n)) return -1;
+    in.p += n;
+  }
   *raw_key = cbor::readable_text(in, start, static_cast<std::size_t>(in.p - start));
   if (!*raw_key) return -1;
   cbor::set_input(value, &in);

@@ -262,8 +262,9 @@ class CborReader final : public CursorReader {
     return container(Major::Map, 2, v, it, nullptr, f);
   }
 
-  // A key must be a text string. The raw key is a definite one's bytes, head included; one in
-  // chunks or behind a tag is made definite first.
+  // A key must be a text string or an integer (keys_by_number). The raw key is a definite
+  // string's bytes or an integer's shortest head, head included; a key in chunks, behind a tag
+  // or in a longer head is made so first.
   bool next_field(Slot* it, bool* more, const char** key, std::size_t* key_at, Slot* value,
                   Fault& f) override {
     if (!next(it, more, f)) return false;
@@ -274,7 +275,15 @@ class CborReader final : public CursorReader {
     Head h;
     cbor::Tag tag;
     if (!cbor::read_untagged(p_, end_, h, tag, failure)) return failed(f, failure);
-    if (h.major != Major::Text) return mismatch(f, h, "a text key", start);
+    if (h.major == Major::Unsigned || h.major == Major::Negative) {
+      made_key_ = cbor::head_item(h.major, h.n);
+      const bool shortest =
+          !tag.present && made_key_.size() == static_cast<std::size_t>(p_ - start);
+      *key = shortest ? raw_key(start, made_key_.size()) : copied_key(made_key_);
+      mark(value);
+      return true;
+    }
+    if (h.major != Major::Text) return mismatch(f, h, "a text or integer key", start);
     std::string_view text;
     if (!cbor::read_string(p_, end_, h, made_key_, text, start, failure)) return failed(f, failure);
     if (!h.indefinite && !tag.present) {
@@ -288,12 +297,7 @@ class CborReader final : public CursorReader {
   }
 
   bool key_text(const char* key, std::string_view* text) override {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(key);
-    Head h;
-    // The key was read whole by next_field, and is a definite text string.
-    if (cbor::get_head(p, p + cbor::kMaxHead, h) != cbor::HeadStatus::ok) return false;
-    *text = {reinterpret_cast<const char*>(p), static_cast<std::size_t>(h.n)};
-    return valid_utf8(p, h.n);
+    return cbor::key_text(reinterpret_cast<const std::uint8_t*>(key), key_digits_, *text);
   }
 
   bool skip(Slot*, Fault& f) override {
@@ -420,8 +424,9 @@ class CborReader final : public CursorReader {
                  at(start));
   }
 
-  std::string scratch_;   // an indefinite-length string's chunks, joined
-  std::string made_key_;  // a key in chunks or behind a tag, made a definite text string
+  std::string scratch_;     // an indefinite-length string's chunks, joined
+  std::string made_key_;    // a key in chunks, behind a tag or in a longer head, made as written
+  std::string key_digits_;  // an integer key's text
 };
 
 }  // namespace

@@ -226,4 +226,24 @@ bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, T
   return true;
 }
 
+bool key_text(const std::uint8_t* raw, std::string& scratch, std::string_view& text) {
+  const std::uint8_t* p = raw;
+  Head h;
+  // The key was read whole, its head in its shortest form.
+  if (get_head(p, p + kMaxHead, h) != HeadStatus::ok) return false;
+  switch (h.major) {
+    case Major::Text:
+      text = {reinterpret_cast<const char*>(p), static_cast<std::size_t>(h.n)};
+      return valid_utf8(p, h.n);
+    case Major::Unsigned: scratch = std::to_string(h.n); break;
+    // -1 - n, whose magnitude n + 1 may be 2^64.
+    case Major::Negative:
+      scratch = h.n == UINT64_MAX ? "-18446744073709551616" : "-" + std::to_string(h.n + 1);
+      break;
+    default: return false;
+  }
+  text = scratch;
+  return true;
+}
+
 }  // namespace jitser::cbor

@@ -54,6 +54,12 @@ bool read_string(const std::uint8_t*& p, const std::uint8_t* end, const Head& h,
                  std::string& scratch, std::string_view& out, const std::uint8_t* start,
                  Failure& f);
 
+/// The text of a raw key (a struct's key as a reader compares it: a text string or an integer
+/// in its shortest head), for finding the field it names when its bytes matched no field's key
+/// as written: a text string's own, or an integer's decimal digits (in `scratch`), which name
+/// only a field so named. False for text that is not UTF-8.
+bool key_text(const std::uint8_t* raw, std::string& scratch, std::string_view& text);
+
 /// An integer: major type 0 or 1, or a bignum (tag 2 or 3) of at most 64 bits. h and tag as
 /// read_untagged gave them; `start` is where the item began.
 bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,

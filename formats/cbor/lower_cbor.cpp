@@ -8,14 +8,15 @@ namespace {
 
 class CborLowering : public Lowering {
  public:
-  explicit CborLowering(Plan& plan) : Lowering(plan) {}
+  CborLowering(Plan& plan, bool by_number) : Lowering(plan), by_number_(by_number) {}
 
  private:
-  // A field's key is its name as a text string in its shortest head; a reader's raw key is a
-  // definite key's bytes as they came, head included, so a key written so matches on one
-  // compare.
+  // A field's key is its name as a text string in its shortest head, or its number as an
+  // integer (RunOptions::keys_by_number); a reader's raw key is a definite key's bytes as they
+  // came, head included, so a key written so matches on one compare.
   void keys(const FieldDesc& f, PlanField& field) override {
-    field.key = cbor::text_item(f.name);
+    field.key =
+        by_number_ ? cbor::head_item(cbor::Major::Unsigned, field.number) : cbor::text_item(f.name);
     field.match = field.key;
   }
 
@@ -23,6 +24,8 @@ class CborLowering : public Lowering {
             std::vector<Instr>& out) override {
     value_slot(type, offset, field, out);
   }
+
+  const bool by_number_;
 };
 
 }  // namespace
@@ -38,7 +41,7 @@ Plan lower_cbor(const TypeDesc& root, Direction direction, const RunOptions& opt
                  .shared_identity = false,
                  .literals = {.null = std::string(1, static_cast<char>(cbor::kNull))}};
   plan.root_type = &root;
-  CborLowering lowering(plan);
+  CborLowering lowering(plan, options.keys_by_number);
   plan.root = lowering.frame(root);
   return plan;
 }

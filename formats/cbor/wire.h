@@ -120,6 +120,13 @@ inline std::string text_item(std::string_view text) {
   return item.append(text);
 }
 
+/// A head alone as an item in its shortest form: a key that is an integer (major type 0 or 1).
+inline std::string head_item(Major major, std::uint64_t n) {
+  std::uint8_t head[kMaxHead];
+  const std::uint8_t* end = put_head(head, major, n);
+  return {reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head)};
+}
+
 /// A half-precision float's value (IEEE 754 binary16); a NaN keeps its sign and payload.
 inline double from_half(std::uint16_t h) {
   const std::uint64_t sign = std::uint64_t{h} >> 15 << 63;

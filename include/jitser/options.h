@@ -49,6 +49,10 @@ struct EngineOptions {
   bool struct_arrays = false;
   /// MessagePack and CBOR: write and read enums as their integer rather than their name.
   bool enum_integers = false;
+  /// CBOR: a struct's map is keyed by its fields' numbers (FieldDesc::number, else the place
+  /// in the declaration from 1), as integers, rather than by their names. Such a reader also
+  /// takes keys by name; one keyed by name skips integer keys.
+  bool keys_by_number = false;
   /// CBOR: write core deterministic encoding (RFC 8949, section 4.2.1), every map's entries
   /// sorted by the bytes of their keys, so that equal values are equal bytes. Costs a second
   /// pass over the output.

@@ -64,6 +64,18 @@ foreach(fmt msgpack cbor)
   endif()
 endforeach()
 
+# CBOR keyed by field number, deterministic; a reader keyed by name finds no field in it.
+convert(${WORK}/in.json ${WORK}/numbered.cbor json cbor 0 --keys-by-number --deterministic)
+convert(${WORK}/numbered.cbor ${WORK}/back_numbered.json cbor json 0 --keys-by-number)
+file(READ ${WORK}/back_numbered.json back_numbered)
+if(NOT back_numbered STREQUAL "${doc}\n")
+  message(FATAL_ERROR "JSON -> CBOR by number -> JSON changed the document:\n${back_numbered}")
+endif()
+convert(${WORK}/numbered.cbor ${WORK}/unnamed.json cbor json 1)
+if(NOT last_error MATCHES "missing field at byte 0 in MediaContent.media")
+  message(FATAL_ERROR "CBOR by number read by name: ${last_error}")
+endif()
+
 # A document of any shape, as a jitser::Value without a schema, through MessagePack and CBOR.
 set(any [=[[1,-2,18446744073709551615,1.5,true,null,"é",{"a":{},"b":[2,"x"]}]]=])
 file(WRITE ${WORK}/any.json "${any}")
