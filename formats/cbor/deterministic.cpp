@@ -60,7 +60,7 @@ class Sorter {
       return std::string_view(entries).substr(e.key, e.value - e.key);
     };
     std::stable_sort(order.begin(), order.end(),
-              [&](const Entry& a, const Entry& b) { return key(a) < key(b); });
+                     [&](const Entry& a, const Entry& b) { return key(a) < key(b); });
     for (const Entry& e : order) to.append(entries, e.key, e.end - e.key);
     return true;
   }
