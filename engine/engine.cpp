@@ -177,7 +177,8 @@ struct Engine::Impl {
                               .struct_arrays = options.struct_arrays,
                               .enum_integers = options.enum_integers,
                               .keys_by_number = options.keys_by_number,
-                              .deterministic = options.deterministic};
+                              .deterministic = options.deterministic,
+                              .text_timestamps = options.text_timestamps};
       state->serialize = entry.lower(**type, Direction::Serialize, state->run);
       state->deserialize = entry.lower(**type, Direction::Deserialize, state->run);
       // A format the JIT does not compile yet keeps its codecs on the interpreter.

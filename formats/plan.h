@@ -153,6 +153,7 @@ struct RunOptions {
   bool enum_integers = false;        // MessagePack, CBOR: enums as integers, not names
   bool keys_by_number = false;       // CBOR: struct keys are field numbers
   bool deterministic = false;        // CBOR: map keys sorted by their bytes
+  bool text_timestamps = false;      // CBOR: timestamps as RFC 3339 text under tag 0
 };
 
 /// "int8" to "uint64": the type of an Int or UInt instruction, as messages name it.

@@ -166,7 +166,8 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
          " strict=" + std::to_string(options.strict) +
          " struct_arrays=" + std::to_string(options.struct_arrays) +
          " enum_integers=" + std::to_string(options.enum_integers) +
-         " keys_by_number=" + std::to_string(options.keys_by_number) + "\n";
+         " keys_by_number=" + std::to_string(options.keys_by_number) +
+         " text_timestamps=" + std::to_string(options.text_timestamps) + "\n";
   return out;
 }
 

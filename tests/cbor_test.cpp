@@ -295,6 +295,7 @@ TEST(Cbor, EnumsByNameAndContainersOfEveryLength) {
 
 using Nanos = std::chrono::time_point<std::chrono::system_clock, std::chrono::nanoseconds>;
 using Millis = std::chrono::time_point<std::chrono::system_clock, std::chrono::milliseconds>;
+using Seconds = std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds>;
 
 TEST(Cbor, TimesAsEpochTagsDecimalsAsDecimalFractions) {
   // RFC 8949, appendix A: 1(1363896240) and 1(1363896240.5).
@@ -636,6 +637,61 @@ TEST(Cbor, KeysByNumberByOption) {
                   .deserialize(from_hex("A3 61 61 01 01 02 61 63 03"), m)
                   .ok());
   EXPECT_EQ(m, (payloads::Moshi{1, 5, 3}));
+}
+
+// EngineOptions::text_timestamps: tag 0 with RFC 3339 text (RFC 8949, section 3.4.1), with as
+// few fraction digits as the value needs. Readers take tag 0 whatever the option says.
+TEST(Cbor, TimestampsAsTextByOption) {
+  const EngineOptions text{.text_timestamps = true};
+  auto text_item = [](std::string_view s) {
+    return to_hex({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+  };
+  const Nanos t{std::chrono::seconds(1363896240)};
+  // RFC 8949, appendix A: 0("2013-03-21T20:04:00Z").
+  const std::string rfc = "C0 74 32 30 31 33 2D 30 33 2D 32 31 54 32 30 3A 30 34 3A 30 30 5A";
+  EXPECT_EQ(write_hex(t, text), one_v(rfc));
+  EXPECT_EQ(write_hex(t + std::chrono::milliseconds(500), text),
+            one_v("C0 78 18 " + text_item("2013-03-21T20:04:00.500Z")));
+  EXPECT_EQ(write_hex(Nanos{std::chrono::nanoseconds(-1)}, text),
+            one_v("C0 78 1E " + text_item("1969-12-31T23:59:59.999999999Z")));
+  for (const Nanos sent : {t, t + std::chrono::milliseconds(500), t + std::chrono::nanoseconds(1),
+                           Nanos{std::chrono::nanoseconds(-1)}, Nanos{}}) {
+    One<Nanos> back;
+    ASSERT_TRUE(read_hex(write_hex(sent, text), back).ok());
+    EXPECT_EQ(back.v, sent);
+    ASSERT_TRUE(read_hex(write_hex(sent, text), back, text).ok());
+    EXPECT_EQ(back.v, sent);
+  }
+  // An offset, a lower-case "t", and text in chunks (an indefinite string) are the same time.
+  One<Seconds> s;
+  for (const std::string& hex :
+       {"C0 78 19 " + text_item("2013-03-21T21:04:00+01:00"),
+        "C0 74 " + text_item("2013-03-21t20:04:00Z"),
+        "C0 7F 6A " + text_item("2013-03-21") + " 6A " + text_item("T20:04:00Z") + " FF"}) {
+    ASSERT_TRUE(read_hex(one_v(hex), s).ok()) << hex;
+    EXPECT_EQ(s.v, Seconds{std::chrono::seconds(1363896240)}) << hex;
+  }
+  // More fraction digits than the unit holds, text that is not RFC 3339, or no text at all.
+  const Status digits = read_hex(one_v("C0 76 " + text_item("2013-03-21T20:04:00.5Z")), s);
+  EXPECT_EQ(digits.code(), Errc::out_of_range);
+  EXPECT_EQ(digits.offset(), 3u);
+  EXPECT_EQ(read_hex(one_v("C0 74 " + text_item("2013-03-21 20:04:00Z")), s).code(),
+            Errc::out_of_range);
+  EXPECT_EQ(read_hex(one_v("C0 74 " + text_item("2013-02-30T20:04:00Z")), s).code(),
+            Errc::out_of_range);
+  EXPECT_EQ(read_hex(one_v("C0 1A 51 4B 67 B0"), s).code(), Errc::type_mismatch);
+  EXPECT_EQ(read_hex(one_v("C0 73 " + text_item("2013-03-21T20:04:00")), s).code(),
+            Errc::out_of_range);
+  // Years RFC 3339 cannot write fail to write, and only with the option.
+  Engine e(text);
+  ASSERT_TRUE(test::add_color(e).ok());
+  ASSERT_TRUE(test::add_one<Seconds>(e).ok());
+  Buffer out;
+  const One<Seconds> far{Seconds{std::chrono::seconds(253402300800)}};
+  const Status s10000 = test::codec_of<One<Seconds>>(e, Format::Cbor).serialize(far, out);
+  EXPECT_EQ(s10000.code(), Errc::out_of_range);
+  EXPECT_NE(s10000.to_string().find("One.v"), std::string::npos) << s10000.to_string();
+  EXPECT_EQ(write_hex(far.v), one_v("C1 1B 00 00 00 3A FF F4 41 80"));
 }
 
 // EngineOptions::deterministic (RFC 8949, section 4.2.1): every map's entries in the bytewise

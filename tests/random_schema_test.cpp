@@ -131,7 +131,8 @@ PaddedInput padded(Buffer& buffer) {
 // The options a format runs under besides its defaults.
 enum class Variant : std::uint8_t {
   Plain,
-  Omitting,  // keyed formats: omit_null and omit_default (CBOR: deterministic, keys_by_number)
+  Omitting,  // keyed formats: omit_null and omit_default (CBOR: deterministic, keys_by_number,
+             // text_timestamps)
   Compact,   // MessagePack and CBOR: struct_arrays and enum_integers
 };
 
@@ -172,7 +173,8 @@ EngineOptions options_for(const Case& c) {
   EngineOptions o;
   o.omit_null = o.omit_default = c.variant == Variant::Omitting;
   o.struct_arrays = o.enum_integers = c.variant == Variant::Compact;
-  o.deterministic = o.keys_by_number = c.variant == Variant::Omitting && c.format == Format::Cbor;
+  o.deterministic = o.keys_by_number = o.text_timestamps =
+      c.variant == Variant::Omitting && c.format == Format::Cbor;
   return o;
 }
 

@@ -102,7 +102,7 @@ constexpr const char* kCacheUsage =
 constexpr const char* kConvertUsage =
     "usage: jitser convert --schema FILE --type T --from F --to F [--records] [--pretty]\n"
     "                      [--struct-arrays] [--enum-integers] [--keys-by-number]\n"
-    "                      [--deterministic]\n"
+    "                      [--deterministic] [--text-timestamps]\n"
     "       jitser convert --type Value --from F --to F [--records] [--pretty]\n"
     "\n"
     "Reads a value of type T in format --from from stdin and writes it in format --to to\n"
@@ -124,7 +124,8 @@ constexpr const char* kConvertUsage =
     "                 in declaration order, not maps keyed by name\n"
     "  --enum-integers  msgpack and cbor, read and written: enums as integers, not names\n"
     "  --keys-by-number cbor: structs keyed by field number, not name (read: either kind)\n"
-    "  --deterministic  cbor output: every map's keys sorted by their bytes (RFC 8949 4.2.1)\n";
+    "  --deterministic  cbor output: every map's keys sorted by their bytes (RFC 8949 4.2.1)\n"
+    "  --text-timestamps  cbor output: timestamps as RFC 3339 text (tag 0), not epoch seconds\n";
 
 constexpr const char* kCheckSchemaUsage =
     "usage: jitser check-schema FILE [--canonical] [-I DIR]\n"
@@ -405,7 +406,7 @@ int convert_records(const DynCodec& reader, const DynCodec& writer, const std::s
 int convert(int argc, char** argv) {
   Args args = parse(argc, argv, {"--schema", "--type", "--from", "--to"},
                     {"--pretty", "--records", "--struct-arrays", "--enum-integers",
-                     "--keys-by-number", "--deterministic"});
+                     "--keys-by-number", "--deterministic", "--text-timestamps"});
   if (args.help) {
     std::cout << kConvertUsage;
     return 0;
@@ -434,6 +435,7 @@ int convert(int argc, char** argv) {
   options.enum_integers = args.values.count("--enum-integers") > 0;
   options.keys_by_number = args.values.count("--keys-by-number") > 0;
   options.deterministic = args.values.count("--deterministic") > 0;
+  options.text_timestamps = args.values.count("--text-timestamps") > 0;
   Engine engine(options);
   // A document of unknown shape is read as a jitser::Value, which needs no schema.
   const bool any_shape = args.values["--type"] == "Value";

@@ -9,6 +9,7 @@
 #include "formats/cbor/value_cbor.h"
 #include "formats/cbor/wire.h"
 #include "formats/field_default.h"
+#include "formats/time_text.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser {
@@ -98,6 +99,22 @@ bool jitser_cbor_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::
   return true;
 }
 
+std::uint8_t* jitser_cbor_put_time_text(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit) {
+  return cbor::put_time_text(out, ticks, static_cast<TimeUnit>(unit));
+}
+
+bool jitser_cbor_get_time_text(CursorInput* in, std::int64_t* ticks, std::uint32_t unit) {
+  Head h;
+  if (!cbor::head(*in, h) || h.major != Major::Text ||
+      h.n > static_cast<std::uint64_t>(in->end - in->p)) {
+    return false;
+  }
+  const std::string_view text(reinterpret_cast<const char*>(in->p), h.n);
+  if (!time_text::parse_timestamp(text, static_cast<TimeUnit>(unit), ticks)) return false;
+  in->p += h.n;
+  return true;
+}
+
 bool jitser_cbor_read_value(ReadContext* ctx, Slot* s, void* value) {
   Input& in = cbor::input(s);
   cbor::ValueFault fault;
@@ -131,6 +148,8 @@ std::span<const HelperSymbol> cbor_helpers() {
       {"jitser_cbor_read_map", reinterpret_cast<void*>(&jitser_cbor_read_map)},
       {"jitser_cbor_put_text", reinterpret_cast<void*>(&jitser_cbor_put_text)},
       {"jitser_cbor_skip_item", reinterpret_cast<void*>(&jitser_cbor_skip_item)},
+      {"jitser_cbor_put_time_text", reinterpret_cast<void*>(&jitser_cbor_put_time_text)},
+      {"jitser_cbor_get_time_text", reinterpret_cast<void*>(&jitser_cbor_get_time_text)},
       {"jitser_cbor_head", reinterpret_cast<void*>(&jitser_cbor_head)},
   };
   return helpers;

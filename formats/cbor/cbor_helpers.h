@@ -36,6 +36,10 @@ bool jitser_cbor_read_map(ReadContext* ctx, Slot* s, void* map, const TypeDesc* 
 std::uint8_t* jitser_cbor_put_text(std::uint8_t* out, const char* data, std::size_t n);
 /// Steps over the item at the position, checking it is well-formed.
 bool jitser_cbor_skip_item(CursorInput* in);
+/// A timestamp as tag 0 and RFC 3339 text (cbor::put_time_text): the end, or null.
+std::uint8_t* jitser_cbor_put_time_text(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit);
+/// The text after tag 0 as a timestamp of `unit`; an indefinite string declines.
+bool jitser_cbor_get_time_text(CursorInput* in, std::int64_t* ticks, std::uint32_t unit);
 }
 
 }  // namespace jitser

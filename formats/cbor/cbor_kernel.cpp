@@ -93,8 +93,9 @@ std::uint8_t* jitser_cbor_put_decimal(std::uint8_t* out, const Decimal* d) {
 }
 
 std::uint8_t* jitser_cbor_put_time(std::uint8_t* out, std::int64_t ticks, std::uint32_t unit,
-                                   std::uint32_t is_duration, std::uint32_t) {
+                                   std::uint32_t is_duration, std::uint32_t enc) {
   if (is_duration) return cbor::put_int(out, ticks);
+  if (enc == cbor::kTimeText) return jitser_cbor_put_time_text(out, ticks, unit);
   std::int64_t seconds;
   std::uint64_t nanos;
   split_ticks(ticks, static_cast<TimeUnit>(unit), seconds, nanos);
@@ -225,8 +226,9 @@ bool jitser_cbor_get_decimal(Slot* s, Decimal* d) {
   return true;
 }
 
-// A duration's integer; a timestamp's tag 1 with an integer or a float, or tag 1001 with the
-// seconds and nanoseconds as jitser writes them (others are left to the interpreter).
+// A duration's integer; a timestamp's tag 1 with an integer or a float, tag 1001 with the
+// seconds and nanoseconds as jitser writes them, or tag 0 with definite text (others are left
+// to the interpreter).
 bool jitser_cbor_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
                           std::uint32_t is_duration, std::uint32_t) {
   Input& in = input(s);
@@ -268,6 +270,9 @@ bool jitser_cbor_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
     }
     seconds = static_cast<std::int64_t>(cbor::int_bits(v));
     nanos = frac.n;
+  } else if (in.p != in.end && *in.p == 0xc0) {
+    ++in.p;
+    return jitser_cbor_get_time_text(&in, ticks, unit);
   } else {
     return cbor::not_read(in);
   }
@@ -381,6 +386,8 @@ const void* const jitser_cbor_calls[] = {
     reinterpret_cast<const void*>(&jitser_cbor_put_text),
     reinterpret_cast<const void*>(&jitser_cbor_skip_item),
     reinterpret_cast<const void*>(&jitser_cbor_head),
+    reinterpret_cast<const void*>(&jitser_cbor_put_time_text),
+    reinterpret_cast<const void*>(&jitser_cbor_get_time_text),
 };
 
 // The kernel's functions by name, as compiled into the library: first-tier code calls them out

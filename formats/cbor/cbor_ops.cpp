@@ -97,6 +97,16 @@ class CborWriter final : public CountedWriter {
           out.commit_to(cbor::put_int(room(out), ticks));
           return true;
         }
+        if (in.enc == cbor::kTimeText) {
+          std::uint8_t* end =
+              cbor::put_time_text(out.ensure(cbor::kMaxTimeText), ticks, in.type->unit);
+          if (!end) {
+            return f.set(Errc::out_of_range,
+                         "timestamp outside the years 0001 to 9999 of RFC 3339");
+          }
+          out.commit_to(end);
+          return true;
+        }
         std::int64_t seconds;
         std::uint64_t nanos;
         split_ticks(ticks, in.type->unit, seconds, nanos);
@@ -462,7 +472,9 @@ WriteBound cbor_write_bound(const Instr& in) {
     case Op::String: return {.fixed = cbor::kMaxHead + 16, .per_byte = 1, .fallible = true};
     case Op::Bytes: return {.fixed = cbor::kMaxHead, .per_byte = 1};
     case Op::Decimal: return {.fixed = cbor::kMaxDecimal};
-    case Op::Time: return {.fixed = cbor::kMaxTime};
+    case Op::Time:
+      if (in.enc == cbor::kTimeText) return {.fixed = cbor::kMaxTimeText, .fallible = true};
+      return {.fixed = cbor::kMaxTime};
     case Op::List:
     case Op::Array: return {.fixed = cbor::kMaxHead};
     default: return {};

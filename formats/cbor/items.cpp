@@ -1,5 +1,7 @@
 #include "formats/cbor/items.h"
 
+#include <cstring>
+
 #include "typeinfo/utf8.h"
 
 namespace jitser::cbor {
@@ -216,14 +218,34 @@ bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, T
       }
       nanos = fraction;
     }
+  } else if (tag.is(kTagTimeText) && h.major == Major::Text) {
+    std::string scratch;
+    std::string_view text;
+    if (!read_string(p, end, h, scratch, text, start, f)) return false;
+    if (!time_text::parse_timestamp(text, unit, &ticks)) {
+      return f.set(Errc::out_of_range,
+                   "text under tag 0 that is not an RFC 3339 timestamp this field's unit can hold",
+                   start);
+    }
+    return true;
   } else {
     return f.set(Errc::type_mismatch,
-                 std::string("expected a time (tag 1 or 1001), found ") + item_name(h), start);
+                 std::string("expected a time (tag 0, 1 or 1001), found ") + item_name(h), start);
   }
   if (!join_ticks(secs, nanos, unit, ticks)) {
     return f.set(Errc::out_of_range, "a time this field's unit cannot hold", start);
   }
   return true;
+}
+
+std::uint8_t* put_time_text(std::uint8_t* out, std::int64_t ticks, TimeUnit unit) {
+  char text[time_text::kMaxChars];
+  const char* end = time_text::put_timestamp(text, ticks, unit, time_text::Fraction::fewest_digits);
+  if (!end) return nullptr;
+  const auto n = static_cast<std::size_t>(end - text);
+  out = put_text_head(put_head(out, Major::Tag, kTagTimeText), n);
+  std::memcpy(out, text, n);
+  return out + n;
 }
 
 bool key_text(const std::uint8_t* raw, std::string& scratch, std::string_view& text) {

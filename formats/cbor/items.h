@@ -70,10 +70,14 @@ bool read_integer(const std::uint8_t*& p, const std::uint8_t* end, const Head& h
 bool read_decimal(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Decimal& out,
                   const std::uint8_t* start, Failure& f);
 
-/// A time as ticks of `unit`: tag 1 (epoch seconds, an integer or a float) or tag 1001 (its
-/// map of seconds and a fraction) before h.
+/// A time as ticks of `unit`: tag 0 (RFC 3339 text), tag 1 (epoch seconds, an integer or a
+/// float) or tag 1001 (its map of seconds and a fraction) before h.
 bool read_time(const std::uint8_t*& p, const std::uint8_t* end, const Head& h, Tag tag,
                TimeUnit unit, std::int64_t& ticks, const std::uint8_t* start, Failure& f);
+
+/// A timestamp as tag 0 and RFC 3339 text with as few fraction digits as it needs; null outside
+/// the years 0001 to 9999, which RFC 3339 cannot write. At most kMaxTimeText bytes.
+std::uint8_t* put_time_text(std::uint8_t* out, std::int64_t ticks, TimeUnit unit);
 
 /// An array's or map's items, its head h read (p after it; the item starts at `at`): n of them,
 /// bounded by the input left at `per_item` bytes each, or up to the break of an indefinite one.

@@ -1,5 +1,6 @@
 #include "formats/cbor/lower_cbor.h"
 
+#include "formats/cbor/time_rules.h"
 #include "formats/cbor/wire.h"
 #include "formats/lowering.h"
 
@@ -8,7 +9,10 @@ namespace {
 
 class CborLowering : public Lowering {
  public:
-  CborLowering(Plan& plan, bool by_number) : Lowering(plan), by_number_(by_number) {}
+  CborLowering(Plan& plan, const RunOptions& options)
+      : Lowering(plan),
+        by_number_(options.keys_by_number),
+        text_timestamps_(options.text_timestamps) {}
 
  private:
   // A field's key is its name as a text string in its shortest head, or its number as an
@@ -23,9 +27,13 @@ class CborLowering : public Lowering {
   void slot(const TypeDesc& type, std::uint32_t offset, std::uint16_t field,
             std::vector<Instr>& out) override {
     value_slot(type, offset, field, out);
+    if (text_timestamps_ && type.kind == Kind::Timestamp && out.back().op == Op::Time) {
+      out.back().enc = cbor::kTimeText;
+    }
   }
 
   const bool by_number_;
+  const bool text_timestamps_;
 };
 
 }  // namespace
@@ -41,11 +49,13 @@ Plan lower_cbor(const TypeDesc& root, Direction direction, const RunOptions& opt
                  .shared_identity = false,
                  .literals = {.null = std::string(1, static_cast<char>(cbor::kNull))}};
   plan.root_type = &root;
-  CborLowering lowering(plan, options.keys_by_number);
+  CborLowering lowering(plan, options);
   plan.root = lowering.frame(root);
   return plan;
 }
 
-const char* cbor_enc_name(const Instr&) { return ""; }
+const char* cbor_enc_name(const Instr& in) {
+  return in.op == Op::Time && in.enc == cbor::kTimeText ? "tag0" : "";
+}
 
 }  // namespace jitser

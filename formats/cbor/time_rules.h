@@ -1,5 +1,6 @@
 // How CBOR carries a time (docs/formats/cbor.md): epoch seconds under tag 1, an integer or a
-// float, or extended time (tag 1001, RFC 9581) where no double holds the fraction. The writers
+// float, or extended time (tag 1001, RFC 9581) where no double holds the fraction; or, an
+// option, RFC 3339 text under tag 0 (items.h). The writers
 // and the readers of both tiers share these, so that every time written reads back as it was.
 #pragma once
 
@@ -8,6 +9,7 @@
 #include <cstdint>
 
 #include "formats/cbor/wire.h"
+#include "formats/time_text.h"
 
 namespace jitser::cbor {
 
@@ -28,6 +30,11 @@ inline bool float_seconds(double seconds, std::int64_t& whole, std::uint64_t& na
 /// The most bytes put_timestamp writes: tag 1001, a map of two entries, each a small key and
 /// an integer.
 inline constexpr std::size_t kMaxTime = 3 + 1 + 2 * (1 + kMaxHead);
+
+/// Instr::enc of a timestamp written as RFC 3339 text under tag 0 (RunOptions::text_timestamps).
+inline constexpr std::uint8_t kTimeText = 1;
+/// The most bytes put_time_text writes: the tag, a text head and the text.
+inline constexpr std::size_t kMaxTimeText = 1 + 2 + time_text::kMaxChars;
 
 /// A time of `seconds` and `nanos` past them: tag 1 with the seconds when there are no
 /// nanoseconds; else tag 1 with a float when one reads back as the same time; else extended

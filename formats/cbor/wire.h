@@ -39,6 +39,7 @@ inline constexpr std::uint8_t kBreak = 0xff;
 inline constexpr std::uint8_t kIndefinite = 31;
 
 /// The tags jitser reads and writes (RFC 8949, section 3.4; RFC 9581 for extended time).
+inline constexpr std::uint64_t kTagTimeText = 0;
 inline constexpr std::uint64_t kTagTimeEpoch = 1;
 inline constexpr std::uint64_t kTagPositiveBignum = 2;
 inline constexpr std::uint64_t kTagNegativeBignum = 3;

@@ -10,6 +10,7 @@
 
 #include "formats/json/json_slot.h"
 #include "formats/json/json_text.h"
+#include "formats/time_text.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser::json {
@@ -293,8 +294,8 @@ Errc read_decimal(Slot* value, Decimal* out) {
 Errc read_time(Slot* value, TimeUnit unit, bool duration, std::int64_t* ticks,
                std::string_view* text) {
   if (Errc e = json::get_string(value, text); e != Errc::ok) return e;
-  const bool ok =
-      duration ? parse_duration(*text, unit, ticks) : parse_timestamp(*text, unit, ticks);
+  const bool ok = duration ? time_text::parse_duration(*text, unit, ticks)
+                           : time_text::parse_timestamp(*text, unit, ticks);
   return ok ? Errc::ok : Errc::out_of_range;
 }
 

@@ -1,5 +1,5 @@
-// Values JSON carries as text: integer map keys, decimals (number text), base64 bytes, RFC 3339
-// timestamps and durations. Each parser accepts exactly what json_write.h writes, and what the
+// Values JSON carries as text: integer map keys, decimals (number text) and base64 bytes (times
+// are formats/time_text.h). Each parser accepts exactly what json_write.h writes, and what the
 // specifications it cites allow, nothing looser.
 #pragma once
 
@@ -11,9 +11,6 @@
 #include <jitser/type_desc.h>
 
 namespace jitser::json {
-
-/// Fraction digits JSON writes and accepts for a time unit: none, 3, 6 or 9.
-int fraction_digits(TimeUnit unit);
 
 /// Whether an integer fits a field of `width` bytes (1, 2, 4 or 8), signed or unsigned.
 constexpr bool fits_int(std::int64_t v, unsigned width) {
@@ -49,11 +46,5 @@ bool parse_decimal(std::string_view number, Decimal* out);
 inline constexpr std::size_t base64_decoded_size(std::size_t n) { return n / 4 * 3; }
 /// Standard base64 with padding (RFC 4648, section 4); false on anything else.
 bool decode_base64(std::string_view text, std::uint8_t* out, std::size_t* n);
-
-/// RFC 3339 ("2024-05-06T07:08:09.5+02:00") as ticks of `unit` since 1970 UTC; false when it
-/// is malformed, has more fraction digits than the unit holds, or does not fit.
-bool parse_timestamp(std::string_view text, TimeUnit unit, std::int64_t* ticks);
-/// A duration as put_duration writes it ("-1.500s"); the same rules.
-bool parse_duration(std::string_view text, TimeUnit unit, std::int64_t* ticks);
 
 }  // namespace jitser::json

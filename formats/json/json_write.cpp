@@ -2,15 +2,13 @@
 
 #include <cfloat>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string_view>
 #include <type_traits>
 
-#include "formats/json/json_text.h"
-#include "formats/time_ticks.h"
+#include "formats/time_text.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser::json {
@@ -87,18 +85,8 @@ char* put_floating(char* out, F v) {
   return end + 2;
 }
 
-char* put_fraction(char* out, std::uint64_t nanos, TimeUnit unit, bool protobuf) {
-  // Protobuf writes the fewest of 0, 3, 6 and 9 digits that hold the nanoseconds.
-  const int digits = !protobuf              ? fraction_digits(unit)
-                     : nanos == 0           ? 0
-                     : nanos % 1000000 == 0 ? 3
-                     : nanos % 1000 == 0    ? 6
-                                            : 9;
-  if (digits == 0) return out;
-  *out++ = '.';
-  std::uint64_t part = nanos;
-  for (int i = digits; i < 9; ++i) part /= 10;
-  return put_digits(out, part, digits);
+time_text::Fraction fraction(bool protobuf) {
+  return protobuf ? time_text::Fraction::fewest_digits : time_text::Fraction::unit_digits;
 }
 
 }  // namespace
@@ -225,50 +213,18 @@ char* put_decimal(char* out, const Decimal& d) {
   return out + d.scale;
 }
 
+// Times are time_text's, quoted; Protobuf's JSON gives them the fewest fraction digits.
 char* put_timestamp(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf) {
-  using namespace std::chrono;
-  std::int64_t seconds;
-  std::uint64_t nanos;
-  split_ticks(ticks, unit, seconds, nanos);
-  // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, as seconds since 1970.
-  if (seconds < -62135596800 || seconds > 253402300799) return nullptr;
-  std::int64_t days = seconds / 86400;
-  std::int64_t rest = seconds % 86400;
-  if (rest < 0) {
-    rest += 86400;
-    --days;
-  }
-  const year_month_day date{sys_days{std::chrono::days{days}}};
   *out++ = '"';
-  out = put_digits(out, static_cast<std::uint64_t>(static_cast<int>(date.year())), 4);
-  *out++ = '-';
-  out = put_digits(out, static_cast<unsigned>(date.month()), 2);
-  *out++ = '-';
-  out = put_digits(out, static_cast<unsigned>(date.day()), 2);
-  *out++ = 'T';
-  out = put_digits(out, static_cast<std::uint64_t>(rest / 3600), 2);
-  *out++ = ':';
-  out = put_digits(out, static_cast<std::uint64_t>(rest / 60 % 60), 2);
-  *out++ = ':';
-  out = put_digits(out, static_cast<std::uint64_t>(rest % 60), 2);
-  out = put_fraction(out, nanos, unit, protobuf);
-  *out++ = 'Z';
+  out = time_text::put_timestamp(out, ticks, unit, fraction(protobuf));
+  if (!out) return nullptr;
   *out++ = '"';
   return out;
 }
 
 char* put_duration(char* out, std::int64_t ticks, TimeUnit unit, bool protobuf) {
-  const std::int64_t per_second = ticks_per_second(unit);
-  // Truncated toward zero with the sign in front: -1.5 s is "-1.500s", not "-2.500s".
-  const std::uint64_t magnitude =
-      ticks < 0 ? 0 - static_cast<std::uint64_t>(ticks) : static_cast<std::uint64_t>(ticks);
   *out++ = '"';
-  if (ticks < 0) *out++ = '-';
-  out = put_digits(out, magnitude / static_cast<std::uint64_t>(per_second));
-  const std::uint64_t sub = magnitude % static_cast<std::uint64_t>(per_second);
-  out =
-      put_fraction(out, sub * static_cast<std::uint64_t>(1000000000 / per_second), unit, protobuf);
-  *out++ = 's';
+  out = time_text::put_duration(out, ticks, unit, fraction(protobuf));
   *out++ = '"';
   return out;
 }

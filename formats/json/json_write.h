@@ -12,6 +12,9 @@
 #include <jitser/buffer.h>
 #include <jitser/type_desc.h>
 
+#include "formats/decimal_digits.h"
+#include "formats/time_text.h"
+
 namespace jitser::json {
 
 /// Most bytes put_int/put_uint write.
@@ -22,40 +25,12 @@ inline constexpr std::size_t kMaxFloatChars = 26;
 /// and up to 21 zeros after "0." when the scale is within kMaxPlainScale.
 inline constexpr std::size_t kMaxDecimalChars = 64;
 /// Most bytes put_timestamp and put_duration write, quotes included.
-inline constexpr std::size_t kMaxTimeChars = 40;
+inline constexpr std::size_t kMaxTimeChars = time_text::kMaxChars + 2;
 
 /// A string of n bytes writes at most this many: quotes, and 6 bytes (\u00XX) per input byte.
 inline constexpr std::size_t string_bound(std::size_t n) { return 2 + 6 * n; }
 /// Bytes of n bytes, as a base64 string with padding and quotes.
 inline constexpr std::size_t base64_bound(std::size_t n) { return 2 + (n + 2) / 3 * 4; }
-
-/// Decimal digits of v, at least `min_digits` of them (zeros in front).
-inline char* put_digits(char* out, std::uint64_t v, int min_digits = 1) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  int n = 1;
-  for (std::uint64_t rest = v; rest >= 10; rest /= 10) ++n;
-  if (n < min_digits) {
-    std::memset(out, '0', static_cast<std::size_t>(min_digits - n));
-    out += min_digits - n;
-  }
-  // From the last digit back, two at a time.
-  char* p = out + n;
-  while (v >= 100) {
-    const std::size_t pair = static_cast<std::size_t>(v % 100) * 2;
-    v /= 100;
-    p -= 2;
-    std::memcpy(p, kPairs + pair, 2);
-  }
-  if (v >= 10) {
-    std::memcpy(p - 2, kPairs + v * 2, 2);
-  } else {
-    p[-1] = static_cast<char>('0' + v);
-  }
-  return out + n;
-}
 
 inline char* put_uint(char* out, std::uint64_t v) { return put_digits(out, v); }
 inline char* put_int(char* out, std::int64_t v) {

@@ -57,6 +57,10 @@ struct EngineOptions {
   /// sorted by the bytes of their keys, so that equal values are equal bytes. Costs a second
   /// pass over the output.
   bool deterministic = false;
+  /// CBOR: write timestamps as RFC 3339 text under tag 0, rather than as epoch seconds under
+  /// tag 1. Readers take both, whatever this says. Years before 0001 and after 9999 have no
+  /// such text and fail to write with `out_of_range`.
+  bool text_timestamps = false;
   /// When to compile; JITSER_JIT overrides it.
   JitPolicy jit = JitPolicy::Async;
   /// Which code to compile; JITSER_TIERS (first, optimized, both) overrides it.
