@@ -571,6 +571,23 @@ TEST(Json, ValueRefusesNumbersItCannotHold) {
   EXPECT_EQ(v.as_uint(), UINT64_MAX);
 }
 
+// A float32 in a Value is written as the shortest text that reads back to it; what JSON has
+// no form for (maps keyed by non-strings, CBOR's tags and simple values, MessagePack's
+// extensions) is refused, not changed.
+TEST(Json, ValueWritesFloatsAndRefusesWhatJsonCannotHold) {
+  Engine e;
+  Codec<Value> codec = test::codec_of<Value>(e, Format::Json);
+  Buffer out;
+  ASSERT_TRUE(codec.serialize(Value(Value::Array{Value(0.1f), Value(1.5f)}), out).ok());
+  const auto text = out.bytes();
+  EXPECT_EQ(std::string(text.begin(), text.end()), "[0.1,1.5]");
+  for (const Value& v : {Value(Value::Entries{{Value(1), Value(2)}}), Value(Tagged(1, Value(0))),
+                         Value(kUndefined), Value(Extension{1, {}})}) {
+    const Status s = codec.serialize(Value(Value::Array{v}), out);
+    EXPECT_EQ(s.code(), Errc::unsupported) << value_type_name(v.type()) << ": " << s.to_string();
+  }
+}
+
 // A number of more than 19 digits with a fraction read as 0 into a Value (simdjson 3.0's
 // get_number); the soak's random Values found it, as large integral doubles are written with
 // all their digits.

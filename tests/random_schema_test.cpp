@@ -166,6 +166,12 @@ FillOptions fill_options_for(Format format, Variant variant = Variant::Plain) {
   options.json_values = format == Format::Json;
   options.no_value_decimals = format == Format::Msgpack;
   options.value_maps_in_key_order = format == Format::Cbor && variant == Variant::Omitting;
+  options.value_floats = format != Format::Json;
+  // CBOR's deterministic encoding (the Omitting variant) reorders a map's entries.
+  options.value_entries = format == Format::Msgpack || format == Format::Binary ||
+                          (format == Format::Cbor && variant != Variant::Omitting);
+  options.value_cbor_items = format == Format::Cbor || format == Format::Binary;
+  options.value_extensions = format == Format::Msgpack || format == Format::Binary;
   return options;
 }
 

@@ -33,6 +33,10 @@ inline ::testing::AssertionResult agrees(const Value& v, const nlohmann::ordered
     case Value::Type::Double:
       return j.is_number() && j.get<double>() == v.as_double() ? ::testing::AssertionSuccess()
                                                                : no();
+    case Value::Type::Float:
+      return j.is_number() && j.get<double>() == static_cast<double>(v.as_float())
+                 ? ::testing::AssertionSuccess()
+                 : no();
     case Value::Type::String:
       return j.is_string() && j.get<std::string>() == v.as_string() ? ::testing::AssertionSuccess()
                                                                     : no();

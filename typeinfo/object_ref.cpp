@@ -320,6 +320,7 @@ Status set_float(const TypeDesc& t, void* at, const Value& v, const std::string&
   double d = 0;
   switch (v.type()) {
     case Value::Type::Double: d = v.as_double(); break;
+    case Value::Type::Float: d = static_cast<double>(v.as_float()); break;
     case Value::Type::Int: d = static_cast<double>(v.as_int()); break;
     case Value::Type::UInt: d = static_cast<double>(v.as_uint()); break;
     default: return mismatch(path, t, std::string("a ") + value_kind(v));

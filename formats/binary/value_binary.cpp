@@ -99,6 +99,36 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
         if (Errc err = write_value(out, m.second, depth_left - 1); err != Errc::ok) return err;
       }
       return Errc::ok;
+    case T::Float: {
+      const float f = v.as_float();
+      out.append(&f, 4);
+      return Errc::ok;
+    }
+    case T::Entries:
+      if (depth_left == 0) return Errc::depth_exceeded;
+      varuint(out, v.as_entries().size());
+      for (const Value::Entry& e : v.as_entries()) {
+        if (Errc err = write_value(out, e.first, depth_left - 1); err != Errc::ok) return err;
+        if (Errc err = write_value(out, e.second, depth_left - 1); err != Errc::ok) return err;
+      }
+      return Errc::ok;
+    case T::Tagged:
+      if (depth_left == 0) return Errc::depth_exceeded;
+      varuint(out, v.as_tagged().number());
+      return write_value(out, v.as_tagged().content(), depth_left - 1);
+    case T::Extension: {
+      const Extension& x = v.as_extension();
+      const auto type = static_cast<std::uint8_t>(x.type);
+      out.append(&type, 1);
+      varuint(out, x.data.size());
+      out.append(x.data.data(), x.data.size());
+      return Errc::ok;
+    }
+    case T::Simple: {
+      const std::uint8_t n = v.as_simple().value;
+      out.append(&n, 1);
+      return Errc::ok;
+    }
   }
   return Errc::ok;
 }
@@ -107,7 +137,7 @@ Errc read_value(const std::uint8_t** p, const std::uint8_t* end, Value& v,
                 std::uint32_t depth_left) {
   if (*p == end) return Errc::truncated;
   const std::uint8_t tag = **p;
-  if (tag > static_cast<std::uint8_t>(T::Decimal)) return Errc::bad_flag;
+  if (tag > static_cast<std::uint8_t>(T::Simple)) return Errc::bad_flag;
   ++*p;
   switch (static_cast<T>(tag)) {
     case T::Null: v = Value(); return Errc::ok;
@@ -192,6 +222,54 @@ Errc read_value(const std::uint8_t** p, const std::uint8_t* end, Value& v,
       v = Value(std::move(members));
       return Errc::ok;
     }
+    case T::Float: {
+      if (end - *p < 4) return Errc::truncated;
+      float f;
+      std::memcpy(&f, *p, 4);
+      *p += 4;
+      v = Value(f);
+      return Errc::ok;
+    }
+    case T::Entries: {
+      if (depth_left == 0) return Errc::depth_exceeded;
+      std::uint64_t n;
+      if (Errc e = count(p, end, n); e != Errc::ok) return e;
+      Value::Entries entries(n);
+      for (Value::Entry& entry : entries) {
+        if (Errc e = read_value(p, end, entry.first, depth_left - 1); e != Errc::ok) return e;
+        if (Errc e = read_value(p, end, entry.second, depth_left - 1); e != Errc::ok) return e;
+      }
+      v = Value(std::move(entries));
+      return Errc::ok;
+    }
+    case T::Tagged: {
+      if (depth_left == 0) return Errc::depth_exceeded;
+      const std::uint8_t* at = *p;
+      std::uint64_t number = 0;
+      if (Errc e = to_errc(get_varuint(*p, end, 64, number)); e != Errc::ok) {
+        *p = at;
+        return e;
+      }
+      Value content;
+      if (Errc e = read_value(p, end, content, depth_left - 1); e != Errc::ok) return e;
+      v = Value(Tagged(number, std::move(content)));
+      return Errc::ok;
+    }
+    case T::Extension: {
+      if (*p == end) return Errc::truncated;
+      const auto type = static_cast<std::int8_t>(**p);
+      ++*p;
+      std::uint64_t n;
+      if (Errc e = count(p, end, n); e != Errc::ok) return e;
+      v = Value(Extension{type, Value::Bytes(*p, *p + n)});
+      *p += n;
+      return Errc::ok;
+    }
+    case T::Simple:
+      if (*p == end) return Errc::truncated;
+      v = Value(Simple{**p});
+      ++*p;
+      return Errc::ok;
   }
   return Errc::ok;
 }

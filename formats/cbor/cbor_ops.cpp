@@ -118,6 +118,8 @@ class CborWriter final : public CountedWriter {
         switch (e) {
           case Errc::ok: return true;
           case Errc::invalid_utf8: return f.set(e, "string is not UTF-8");
+          case Errc::unsupported:
+            return f.set(e, "the jitser::Value holds an item CBOR has no form for");
           default: return f.set(Errc::depth_exceeded, "value nests too deep");
         }
       }

@@ -2,6 +2,7 @@
 
 #include "formats/cbor/items.h"
 #include "formats/cbor/wire.h"
+#include "formats/value_map_builder.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser::cbor {
@@ -17,6 +18,28 @@ bool text(Buffer& out, const std::string& s) {
   if (!valid_utf8(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())) return false;
   head(out, Major::Text, s.size());
   if (!s.empty()) out.append(s.data(), s.size());
+  return true;
+}
+
+// The content c of tag `number` (2, 3 or 4), its head read, as the Value's own integer or
+// decimal; false, with p anywhere, when it is not one that fits.
+bool fits_own_type(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t number,
+                   const Head& c, Value& out, const std::uint8_t* at) {
+  Failure f;
+  if (number == kTagDecimal) {
+    Decimal d;
+    if (!read_decimal(p, end, c, d, at, f)) return false;
+    out = Value(d);
+    return true;
+  }
+  Integer v;
+  if (!read_integer(p, end, c, Tag{true, number}, v, at, f)) return false;
+  if (!v.negative) {
+    out = v.n <= INT64_MAX ? Value(static_cast<std::int64_t>(v.n)) : Value(v.n);
+    return true;
+  }
+  if (!int_fits(v, true, 8)) return false;
+  out = Value(static_cast<std::int64_t>(int_bits(v)));
   return true;
 }
 
@@ -66,6 +89,32 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       out.commit_to(put_decimal(out.ensure(kMaxDecimal), d.unscaled, d.scale));
       return Errc::ok;
     }
+    case Value::Type::Float:
+      out.commit_to(put_double(out.ensure(kMaxHead), static_cast<double>(v.as_float())));
+      return Errc::ok;
+    case Value::Type::Entries: {
+      if (depth_left == 0) return Errc::depth_exceeded;
+      const Value::Entries& m = v.as_entries();
+      head(out, Major::Map, m.size());
+      for (const auto& [key, value] : m) {
+        if (Errc e = write_value(out, key, depth_left - 1); e != Errc::ok) return e;
+        if (Errc e = write_value(out, value, depth_left - 1); e != Errc::ok) return e;
+      }
+      return Errc::ok;
+    }
+    case Value::Type::Tagged:
+      if (depth_left == 0) return Errc::depth_exceeded;
+      head(out, Major::Tag, v.as_tagged().number());
+      return write_value(out, v.as_tagged().content(), depth_left - 1);
+    case Value::Type::Simple: {
+      // False, true and null are a Value's own types; 24 to 31 have no one-byte encoding, and
+      // a two-byte one below 32 is not well-formed.
+      const std::uint8_t n = v.as_simple().value;
+      if ((n >= 20 && n <= 22) || (n >= 24 && n < 32)) return Errc::unsupported;
+      head(out, Major::Simple, n);
+      return Errc::ok;
+    }
+    case Value::Type::Extension: return Errc::unsupported;
   }
   return Errc::invalid_descriptor;
 }
@@ -79,31 +128,25 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
   };
   const std::uint8_t* at = p;
   Head h;
-  Tag tag;
-  if (!read_untagged(p, end, h, tag, f)) return failed();
-  if (tag.is(kTagPositiveBignum) || tag.is(kTagNegativeBignum)) {
-    Integer v;
-    if (!read_integer(p, end, h, tag, v, at, f)) return failed();
-    if (!v.negative) {
-      out = v.n <= INT64_MAX ? Value(static_cast<std::int64_t>(v.n)) : Value(v.n);
-      return true;
+  if (!read_head(p, end, h, f)) return failed();
+  if (h.major == Major::Tag) {
+    // Bignums and decimal fractions that a Value's integers and decimals hold become those;
+    // every other tag, and those that do not fit, stay tagged.
+    const std::uint8_t* content = p;
+    if (h.n == kTagPositiveBignum || h.n == kTagNegativeBignum || h.n == kTagDecimal) {
+      Head c;
+      Failure ignored;
+      if (read_head(p, end, c, ignored) && fits_own_type(p, end, h.n, c, out, at)) return true;
+      p = content;
     }
-    if (!int_fits(v, true, 8)) {
-      f.set(Errc::out_of_range, "an integer below int64", at);
+    if (depth_left == 0) {
+      f.set(Errc::depth_exceeded, "value nests too deep", at);
       return failed();
     }
-    out = Value(static_cast<std::int64_t>(int_bits(v)));
+    Value tagged;
+    if (!read_value(p, end, tagged, depth_left - 1, fault)) return false;
+    out = Value(Tagged(h.n, std::move(tagged)));
     return true;
-  }
-  if (tag.is(kTagDecimal)) {
-    Decimal d;
-    if (!read_decimal(p, end, h, d, at, f)) return failed();
-    out = Value(d);
-    return true;
-  }
-  if (tag.present) {
-    f.set(Errc::unsupported, "tag " + std::to_string(tag.number) + " in a jitser::Value", at);
-    return failed();
   }
   switch (h.major) {
     case Major::Unsigned:
@@ -151,30 +194,21 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
         f.set(Errc::depth_exceeded, "value nests too deep", at);
         return failed();
       }
-      Value::Map m;
+      ValueMapBuilder m;
       const bool ok = read_items(p, end, h, 2, at, f, [&] {
-        const std::uint8_t* key_at = p;
-        Head k;
-        Tag key_tag;
-        if (!read_untagged(p, end, k, key_tag, f)) return false;
-        if (k.major != Major::Text || key_tag.present) {
-          return f.set(Errc::unsupported,
-                       std::string("a jitser::Value's map keys are text, not ") + item_name(k),
-                       key_at);
+        Value key, value;
+        if (!read_value(p, end, key, depth_left - 1, fault) ||
+            !read_value(p, end, value, depth_left - 1, fault)) {
+          return false;
         }
-        std::string scratch;
-        std::string_view key;
-        if (!read_string(p, end, k, scratch, key, key_at, f)) return false;
-        Value value;
-        if (!read_value(p, end, value, depth_left - 1, fault)) return false;
-        m.emplace_back(std::string(key), std::move(value));
+        m.add(std::move(key), std::move(value));
         return true;
       });
       if (!ok) return f.code == Errc::ok ? false : failed();
-      out = Value(std::move(m));
+      out = std::move(m).finish();
       return true;
     }
-    case Major::Tag: break;  // read_untagged stepped over every tag
+    case Major::Tag: break;  // read above
     case Major::Simple:
       if (h.float_bytes) {
         out = Value(float_value(h));
@@ -184,10 +218,7 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
         case 20: out = Value(false); return true;
         case 21: out = Value(true); return true;
         case 22: out = Value(); return true;
-        default:
-          f.set(Errc::unsupported, "simple value " + std::to_string(h.n) + " in a jitser::Value",
-                at);
-          return failed();
+        default: out = Value(Simple{static_cast<std::uint8_t>(h.n)}); return true;
       }
   }
   return false;

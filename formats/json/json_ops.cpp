@@ -114,6 +114,8 @@ class JsonWriter final : public FormatWriter {
           case Errc::ok: return true;
           case Errc::not_finite: return f.set(e, "NaN and infinities have no JSON form");
           case Errc::invalid_utf8: return f.set(e, "string is not UTF-8");
+          case Errc::unsupported:
+            return f.set(e, "the jitser::Value holds an item JSON has no form for");
           default: return f.set(Errc::depth_exceeded, "value nests too deep");
         }
       }

@@ -79,6 +79,14 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       literal(out, "}");
       return Errc::ok;
     }
+    case T::Float:
+      return put(
+          out, kMaxFloatChars, [&](char* o) { return put_float(o, v.as_float()); },
+          Errc::not_finite);
+    case T::Entries:
+    case T::Tagged:
+    case T::Extension:
+    case T::Simple: return Errc::unsupported;
   }
   return Errc::ok;
 }

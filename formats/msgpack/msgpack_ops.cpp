@@ -108,6 +108,8 @@ class MsgpackWriter final : public CountedWriter {
         switch (e) {
           case Errc::ok: return true;
           case Errc::invalid_utf8: return f.set(e, "string is not UTF-8");
+          case Errc::unsupported:
+            return f.set(e, "the jitser::Value holds an item MessagePack has no form for");
           default: return f.set(Errc::depth_exceeded, "value nests too deep");
         }
       }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "formats/msgpack/wire.h"
+#include "formats/value_map_builder.h"
 #include "typeinfo/utf8.h"
 
 namespace jitser::msgpack {
@@ -81,6 +82,27 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       return Errc::ok;
     }
     case Value::Type::Decimal: put_decimal(out, v.as_decimal()); return Errc::ok;
+    case Value::Type::Float:
+      out.commit_to(put_float(out.ensure(kMaxNumber), v.as_float()));
+      return Errc::ok;
+    case Value::Type::Entries: {
+      if (depth_left == 0) return Errc::depth_exceeded;
+      const Value::Entries& m = v.as_entries();
+      put(out, kMaxHead, put_map_head, m.size());
+      for (const auto& [key, value] : m) {
+        if (Errc e = write_value(out, key, depth_left - 1); e != Errc::ok) return e;
+        if (Errc e = write_value(out, value, depth_left - 1); e != Errc::ok) return e;
+      }
+      return Errc::ok;
+    }
+    case Value::Type::Extension: {
+      const Extension& x = v.as_extension();
+      out.commit_to(put_ext_head(out.ensure(kMaxExtHead), x.type, x.data.size()));
+      put_bytes(out, x.data.data(), x.data.size());
+      return Errc::ok;
+    }
+    case Value::Type::Tagged:
+    case Value::Type::Simple: return Errc::unsupported;
   }
   return Errc::invalid_descriptor;
 }
@@ -127,7 +149,7 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
       float x;
       const auto bits = static_cast<std::uint32_t>(h.bits);
       std::memcpy(&x, &bits, 4);
-      out = Value(static_cast<double>(x));
+      out = Value(x);
       return true;
     }
     case Type::Float64: {
@@ -173,22 +195,26 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
             "a map of " + std::to_string(h.bits) + " entries in " + std::to_string(left) + " bytes",
             at);
       }
-      Value::Map m(static_cast<std::size_t>(h.bits));
-      for (auto& [key, value] : m) {
-        const std::uint8_t* key_at = p;
-        Head k;
-        if (get_head(p, end, k) != HeadStatus::ok || k.type != Type::Str) {
-          return fail(f, Errc::type_mismatch, "a Value's map keys are str", key_at);
+      ValueMapBuilder m;
+      for (std::uint64_t i = 0; i < h.bits; ++i) {
+        Value key, value;
+        if (!read_value(p, end, key, depth_left - 1, f) ||
+            !read_value(p, end, value, depth_left - 1, f)) {
+          return false;
         }
-        if (!text(p, end, k.bits, key, key_at, f)) return false;
-        if (!read_value(p, end, value, depth_left - 1, f)) return false;
+        m.add(std::move(key), std::move(value));
       }
-      out = Value(std::move(m));
+      out = std::move(m).finish();
       return true;
     }
     case Type::Ext:
-      return fail(f, Errc::unsupported,
-                  "extension type " + std::to_string(h.ext) + " in a jitser::Value", at);
+      if (h.bits > left) {
+        return fail(f, Errc::length_too_large, "an ext of " + std::to_string(h.bits) + " bytes",
+                    at);
+      }
+      out = Value(Extension{h.ext, Value::Bytes(p, p + h.bits)});
+      p += h.bits;
+      return true;
   }
   return false;
 }

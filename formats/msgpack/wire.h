@@ -133,6 +133,24 @@ inline std::uint8_t* put_bin_head(std::uint8_t* out, std::uint64_t n) {
   return put_head(out, 0, 0, kBin8, true, n);
 }
 
+/// The most bytes put_ext_head writes: ext 32, its length and the type.
+inline constexpr std::size_t kMaxExtHead = 6;
+/// An extension's head for n bytes of `type`: fixext 1, 2, 4, 8 or 16 when n is one of those,
+/// else ext 8, 16 or 32.
+inline std::uint8_t* put_ext_head(std::uint8_t* out, std::int8_t type, std::uint64_t n) {
+  const auto fix = static_cast<std::uint8_t>(n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4);
+  if (n == (1u << fix)) {
+    out[0] = static_cast<std::uint8_t>(kFixExt1 + fix);
+    out[1] = static_cast<std::uint8_t>(type);
+    return out + 2;
+  }
+  const unsigned bytes = n <= 0xff ? 1 : n <= 0xffff ? 2 : 4;
+  out[0] = static_cast<std::uint8_t>(kExt8 + (bytes == 1 ? 0 : bytes == 2 ? 1 : 2));
+  out = put_be(out + 1, n, bytes);
+  *out = static_cast<std::uint8_t>(type);
+  return out + 1;
+}
+
 /// A timestamp (extension type -1) in the shortest of its three forms that holds it: 32 bits of
 /// seconds; 30 bits of nanoseconds and 34 of seconds; 32 of nanoseconds and 64 of seconds.
 inline std::uint8_t* put_timestamp(std::uint8_t* out, std::int64_t seconds, std::uint32_t nanos) {

@@ -86,7 +86,11 @@ class ProtobufWriter final : public FormatWriter {
       }
       case Op::Dynamic: {
         const std::size_t mark = open_sized(out);
-        if (write_value(out, *static_cast<const Value*>(p), depth_left) != Errc::ok) {
+        if (const Errc e = write_value(out, *static_cast<const Value*>(p), depth_left);
+            e != Errc::ok) {
+          if (e == Errc::unsupported) {
+            return f.set(e, "the jitser::Value holds an item Protobuf has no form for");
+          }
           return f.set(Errc::depth_exceeded, "value nests deeper than the levels left");
         }
         close_sized(out, mark);

@@ -118,9 +118,12 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
     case Value::Type::Bool: put_varint(out, kBool, v.as_bool() ? 1 : 0); return Errc::ok;
     case Value::Type::Int: put_varint(out, kInt, wire::zigzag(v.as_int())); return Errc::ok;
     case Value::Type::UInt: put_varint(out, kUInt, v.as_uint()); return Errc::ok;
-    case Value::Type::Double: {
+    case Value::Type::Double:
+    case Value::Type::Float: {
+      // A float32 goes as the double that holds it exactly, and reads back equal.
       put_tag(out, kDouble, wire::kI64);
-      const double d = v.as_double();
+      const double d =
+          v.type() == Value::Type::Float ? static_cast<double>(v.as_float()) : v.as_double();
       out.append(&d, 8);
       return Errc::ok;
     }
@@ -137,6 +140,10 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
     }
     case Value::Type::Array:
     case Value::Type::Map: break;
+    case Value::Type::Entries:
+    case Value::Type::Tagged:
+    case Value::Type::Extension:
+    case Value::Type::Simple: return Errc::unsupported;
   }
   if (depth_left == 0) return Errc::depth_exceeded;
   const bool array = v.type() == Value::Type::Array;

@@ -147,7 +147,64 @@ std::size_t random_count(std::mt19937_64& rng, int depth, const FillOptions& opt
   }
 }
 
+Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options);
+
+// One of the items only some formats' Values hold, of those the options allow; null when they
+// allow none. Nothing here reads back as another type: tags are not bignums or decimal
+// fractions (2, 3, 4), simple values are not false, true or null, and a map of Entries has a
+// key that is not a string.
+Value random_extra(std::mt19937_64& rng, int depth, const FillOptions& options) {
+  enum Extra { kFloat, kEntries, kTagged, kSimple, kExtension };
+  std::vector<Extra> allowed;
+  if (options.value_floats) allowed.push_back(kFloat);
+  if (options.value_entries && depth < 3) allowed.push_back(kEntries);
+  if (options.value_cbor_items) {
+    if (depth < 3) allowed.push_back(kTagged);
+    allowed.push_back(kSimple);
+  }
+  if (options.value_extensions) allowed.push_back(kExtension);
+  if (allowed.empty()) return Value();
+  switch (allowed[pick(rng, allowed.size())]) {
+    case kFloat: {
+      const float f = static_cast<float>(random_double(rng));
+      return Value(std::isfinite(f) ? f : 0.5f);
+    }
+    case kEntries: {
+      Value::Entries m;
+      m.emplace_back(Value(std::int64_t(random_bits(rng, 8, true))),
+                     random_value(rng, depth + 1, options));
+      for (std::size_t i = pick(rng, 3); i > 0; --i) {
+        m.emplace_back(random_value(rng, depth + 1, options),
+                       random_value(rng, depth + 1, options));
+      }
+      std::shuffle(m.begin(), m.end(), rng);
+      return Value(std::move(m));
+    }
+    case kTagged: {
+      const std::uint64_t numbers[] = {0,         1, 5, 24, 32, 1001, 55799, std::uint64_t{1} << 40,
+                                       UINT64_MAX};
+      return Value(
+          Tagged(numbers[pick(rng, std::size(numbers))], random_value(rng, depth + 1, options)));
+    }
+    case kSimple: {
+      const std::uint8_t simple[] = {0, 19, 23, 32, 200, 255};
+      return Value(Simple{simple[pick(rng, std::size(simple))]});
+    }
+    case kExtension: {
+      Value::Bytes b(pick(rng, 20));
+      for (auto& x : b) x = std::uint8_t(rng());
+      return Value(Extension{static_cast<std::int8_t>(rng()), std::move(b)});
+    }
+  }
+  return Value();
+}
+
 Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options) {
+  if ((options.value_floats || options.value_entries || options.value_cbor_items ||
+       options.value_extensions) &&
+      chance(rng, 20)) {
+    return random_extra(rng, depth, options);
+  }
   const int kinds = depth >= 3 ? 6 : 9;
   switch (pick(rng, options.json_values         ? kinds
                     : options.no_value_decimals ? kinds + 1

@@ -26,6 +26,14 @@ struct FillOptions {
   bool json_values = false;
   /// jitser::Value holds no decimals (MessagePack writes one as an array of two integers).
   bool no_value_decimals = false;
+  /// jitser::Value also holds what only some formats carry: float32s (all but JSON, whose
+  /// text of a float reads back as another double), maps with keys that are not all strings
+  /// (MessagePack, CBOR, binary), CBOR's tags and simple values (CBOR, binary), and
+  /// MessagePack's extensions (MessagePack, binary).
+  bool value_floats = false;
+  bool value_entries = false;
+  bool value_cbor_items = false;
+  bool value_extensions = false;
   /// jitser::Value maps hold their keys in the order CBOR's deterministic encoding writes them
   /// (shorter keys first, then by their bytes), so that they read back in the order they had.
   bool value_maps_in_key_order = false;
