@@ -123,7 +123,9 @@ TEST(MsgpackConformance, EveryEncodingReadsToTheCasesValue) {
         Value again;
         ASSERT_TRUE(values.deserialize(written, again).ok());
         EXPECT_EQ(again, v);
-        if (i == 0) EXPECT_LE(written.size(), bytes.size()) << test::to_hex(written);
+        if (i == 0) {
+          EXPECT_LE(written.size(), bytes.size()) << test::to_hex(written);
+        }
         if (kind == "ext") ++n.extensions;
         if (kind != "timestamp") continue;
         ++n.timestamps;
