@@ -167,18 +167,7 @@ struct Engine::Impl {
       state->format = format;
       state->engine = this;
       const FormatEntry& entry = format_entry(format);
-      state->run = RunOptions{.max_depth = options.max_depth,
-                              .write_fingerprint = options.write_fingerprint,
-                              .require_fingerprint = options.require_fingerprint,
-                              .pretty = options.pretty,
-                              .omit_null = options.omit_null,
-                              .omit_default = options.omit_default,
-                              .strict = options.strict,
-                              .struct_arrays = options.struct_arrays,
-                              .enum_integers = options.enum_integers,
-                              .keys_by_number = options.keys_by_number,
-                              .deterministic = options.deterministic,
-                              .text_timestamps = options.text_timestamps};
+      state->run = run_options(options);
       state->serialize = entry.lower(**type, Direction::Serialize, state->run);
       state->deserialize = entry.lower(**type, Direction::Deserialize, state->run);
       // A format the JIT does not compile yet keeps its codecs on the interpreter.

@@ -92,6 +92,34 @@ std::string dump_plan(const Plan& plan, const char* (*enc_name)(const Instr&)) {
   return out;
 }
 
+RunOptions run_options(const EngineOptions& options) {
+  return RunOptions{.max_depth = options.max_depth,
+                    .write_fingerprint = options.write_fingerprint,
+                    .require_fingerprint = options.require_fingerprint,
+                    .pretty = options.pretty,
+                    .omit_null = options.omit_null,
+                    .omit_default = options.omit_default,
+                    .strict = options.strict,
+                    .struct_arrays = options.struct_arrays,
+                    .enum_integers = options.enum_integers,
+                    .keys_by_number = options.keys_by_number,
+                    .deterministic = options.deterministic,
+                    .text_timestamps = options.text_timestamps};
+}
+
+std::string describe_options(const RunOptions& options) {
+  return "options depth=" + std::to_string(options.max_depth) +
+         " fingerprint=" + std::to_string(options.write_fingerprint) +
+         std::to_string(options.require_fingerprint) + " pretty=" + std::to_string(options.pretty) +
+         " omit=" + std::to_string(options.omit_null) + std::to_string(options.omit_default) +
+         " strict=" + std::to_string(options.strict) +
+         " struct_arrays=" + std::to_string(options.struct_arrays) +
+         " enum_integers=" + std::to_string(options.enum_integers) +
+         " keys_by_number=" + std::to_string(options.keys_by_number) +
+         " deterministic=" + std::to_string(options.deterministic) +
+         " text_timestamps=" + std::to_string(options.text_timestamps);
+}
+
 const char* int_name(const Instr& in) {
   static const char* s[] = {"", "int8", "int16", "", "int32", "", "", "", "int64"};
   static const char* u[] = {"", "uint8", "uint16", "", "uint32", "", "", "", "uint64"};

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <jitser/format.h>
+#include <jitser/options.h>
 #include <jitser/type_desc.h>
 
 namespace jitser {
@@ -155,6 +156,15 @@ struct RunOptions {
   bool deterministic = false;        // CBOR: map keys sorted by their bytes
   bool text_timestamps = false;      // CBOR: timestamps as RFC 3339 text under tag 0
 };
+
+/// What an Engine made with `options` runs its codecs with. With describe_options below, the one
+/// place an engine option becomes a codec's: engine/ and jit/ pass RunOptions on without naming
+/// them.
+RunOptions run_options(const EngineOptions& options);
+
+/// The options as one line, naming every one that changes what compiled code does; the code
+/// cache keys on it.
+std::string describe_options(const RunOptions& options);
 
 /// "int8" to "uint64": the type of an Int or UInt instruction, as messages name it.
 const char* int_name(const Instr& in);

@@ -159,15 +159,7 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
     out += std::to_string(first);
   }
   out += "\n";
-  out += "options depth=" + std::to_string(options.max_depth) +
-         " fingerprint=" + std::to_string(options.write_fingerprint) +
-         std::to_string(options.require_fingerprint) + " pretty=" + std::to_string(options.pretty) +
-         " omit=" + std::to_string(options.omit_null) + std::to_string(options.omit_default) +
-         " strict=" + std::to_string(options.strict) +
-         " struct_arrays=" + std::to_string(options.struct_arrays) +
-         " enum_integers=" + std::to_string(options.enum_integers) +
-         " keys_by_number=" + std::to_string(options.keys_by_number) +
-         " text_timestamps=" + std::to_string(options.text_timestamps) + "\n";
+  out += describe_options(options) + "\n";
   return out;
 }
 
