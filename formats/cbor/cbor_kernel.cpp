@@ -279,13 +279,16 @@ bool jitser_cbor_get_time(Slot* s, std::int64_t* ticks, std::uint32_t unit,
   return join_ticks(seconds, nanos, static_cast<TimeUnit>(unit), *ticks);
 }
 
-// Null and undefined; a tag, which may hold either, is left to the interpreter.
+// Null; undefined and tags, which a jitser::Value holds and other kinds take as null or step
+// over, are left to the interpreter, which knows the element's kind.
 bool jitser_cbor_get_null(Slot* s, std::uint8_t* is_null) {
   Input& in = input(s);
   if (in.p == in.end) return false;
   const std::uint8_t b = *in.p;
-  if ((b >> 5) == static_cast<unsigned>(Major::Tag)) return cbor::decline(in);
-  *is_null = (b | 1) == cbor::kUndefined;
+  if ((b >> 5) == static_cast<unsigned>(Major::Tag) || b == cbor::kUndefined) {
+    return cbor::decline(in);
+  }
+  *is_null = b == cbor::kNull;
   in.p += *is_null;
   return true;
 }

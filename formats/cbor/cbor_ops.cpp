@@ -237,9 +237,15 @@ class CborReader final : public CursorReader {
     }
   }
 
-  // Null and undefined are both "no value", behind any tags.
-  bool null(const Instr&, Slot*, bool* is_null, Fault&) override {
+  // Null and undefined are both "no value", behind any tags; but a jitser::Value holds tags
+  // and undefined, so one in an optional or pointer is empty only for a bare null.
+  bool null(const Instr& in, Slot*, bool* is_null, Fault&) override {
     const std::uint8_t* q = p_;
+    if (in.type->element->resolved().kind == Kind::Dynamic) {
+      *is_null = q != end_ && *q == cbor::kNull;
+      if (*is_null) ++p_;
+      return true;
+    }
     Head h;
     while (q != end_ && (*q >> 5) == static_cast<unsigned>(Major::Tag)) {
       if (cbor::get_head(q, end_, h) != cbor::HeadStatus::ok) break;

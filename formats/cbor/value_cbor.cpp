@@ -1,5 +1,7 @@
 #include "formats/cbor/value_cbor.h"
 
+#include <optional>
+
 #include "formats/cbor/items.h"
 #include "formats/cbor/wire.h"
 #include "formats/value_map_builder.h"
@@ -41,6 +43,29 @@ bool fits_own_type(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_
   if (!int_fits(v, true, 8)) return false;
   out = Value(static_cast<std::int64_t>(int_bits(v)));
   return true;
+}
+
+// A bignum (tag 2 or 3 around a byte string) whose magnitude fits 64 bits, as that magnitude:
+// preferred serialization writes such a number as a plain integer head of the same major type
+// (RFC 8949, section 3.4.3), which is how a Value holds a negative integer below int64.
+std::optional<std::uint64_t> plain_bignum(const Tagged& t) {
+  if ((t.number() != kTagPositiveBignum && t.number() != kTagNegativeBignum) ||
+      t.content().type() != Value::Type::Bytes) {
+    return std::nullopt;
+  }
+  std::uint64_t n = 0;
+  for (const std::uint8_t b : t.content().as_bytes()) {
+    if (n >> 56) return std::nullopt;
+    n = n << 8 | b;
+  }
+  return n;
+}
+
+// A negative integer -1 - n below int64 (n past INT64_MAX) as the bignum a Value holds it as.
+Value negative_bignum(std::uint64_t n) {
+  Value::Bytes magnitude(8);
+  for (int i = 7; i >= 0; --i, n >>= 8) magnitude[static_cast<std::size_t>(i)] = n & 0xff;
+  return Value(Tagged(kTagNegativeBignum, Value(std::move(magnitude))));
 }
 
 }  // namespace
@@ -103,6 +128,11 @@ Errc write_value(Buffer& out, const Value& v, std::uint32_t depth_left) {
       return Errc::ok;
     }
     case Value::Type::Tagged:
+      if (const auto n = plain_bignum(v.as_tagged())) {
+        const bool negative = v.as_tagged().number() == kTagNegativeBignum;
+        head(out, negative ? Major::Negative : Major::Unsigned, *n);
+        return Errc::ok;
+      }
       if (depth_left == 0) return Errc::depth_exceeded;
       head(out, Major::Tag, v.as_tagged().number());
       return write_value(out, v.as_tagged().content(), depth_left - 1);
@@ -153,11 +183,7 @@ bool read_value(const std::uint8_t*& p, const std::uint8_t* end, Value& out,
       out = h.n <= INT64_MAX ? Value(static_cast<std::int64_t>(h.n)) : Value(h.n);
       return true;
     case Major::Negative:
-      if (h.n > INT64_MAX) {
-        f.set(Errc::out_of_range, "an integer below int64", at);
-        return failed();
-      }
-      out = Value(static_cast<std::int64_t>(~h.n));
+      out = h.n > INT64_MAX ? negative_bignum(h.n) : Value(static_cast<std::int64_t>(~h.n));
       return true;
     case Major::Bytes:
     case Major::Text: {

@@ -34,7 +34,9 @@ class Value;
 JITSER_API bool operator==(const Value& a, const Value& b);
 
 /// A CBOR tag (RFC 8949, section 3.4) and the item it tags, for tags a Value has no type of
-/// its own for.
+/// its own for. Integers a Value's Int and UInt cannot hold are bignums here: tag 2 or 3
+/// around the big-endian bytes of the magnitude (a negative integer below int64 too), and CBOR
+/// writes one that fits 64 bits as a plain integer head.
 class JITSER_API Tagged {
  public:
   Tagged(std::uint64_t number, Value content);
@@ -45,6 +47,7 @@ class JITSER_API Tagged {
   ~Tagged();
 
   std::uint64_t number() const { return number_; }
+  /// The tagged item; a Tagged that was moved from has none, and must be assigned before this.
   const Value& content() const { return *content_; }
   Value& content() { return *content_; }
 

@@ -151,15 +151,17 @@ Value random_value(std::mt19937_64& rng, int depth, const FillOptions& options);
 
 // One of the items only some formats' Values hold, of those the options allow; null when they
 // allow none. Nothing here reads back as another type: tags are not bignums or decimal
-// fractions (2, 3, 4), simple values are not false, true or null, and a map of Entries has a
+// fractions (2, 3, 4) but for a negative integer below int64, held as the tag-3 bignum of its
+// eight-byte magnitude; simple values are not false, true or null, and a map of Entries has a
 // key that is not a string.
 Value random_extra(std::mt19937_64& rng, int depth, const FillOptions& options) {
-  enum Extra { kFloat, kEntries, kTagged, kSimple, kExtension };
+  enum Extra { kFloat, kEntries, kTagged, kBelowInt64, kSimple, kExtension };
   std::vector<Extra> allowed;
   if (options.value_floats) allowed.push_back(kFloat);
   if (options.value_entries && depth < 3) allowed.push_back(kEntries);
   if (options.value_cbor_items) {
     if (depth < 3) allowed.push_back(kTagged);
+    allowed.push_back(kBelowInt64);
     allowed.push_back(kSimple);
   }
   if (options.value_extensions) allowed.push_back(kExtension);
@@ -185,6 +187,12 @@ Value random_extra(std::mt19937_64& rng, int depth, const FillOptions& options) 
                                        UINT64_MAX};
       return Value(
           Tagged(numbers[pick(rng, std::size(numbers))], random_value(rng, depth + 1, options)));
+    }
+    case kBelowInt64: {
+      Value::Bytes magnitude(8);
+      for (auto& x : magnitude) x = std::uint8_t(rng());
+      magnitude[0] |= 0x80;
+      return Value(Tagged(3, Value(std::move(magnitude))));
     }
     case kSimple: {
       const std::uint8_t simple[] = {0, 19, 23, 32, 200, 255};
