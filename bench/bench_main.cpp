@@ -668,12 +668,19 @@ void register_compile_timing(const char* name, EngineOptions options, std::vecto
       ->Unit(benchmark::kMillisecond);
 }
 
-// binary/MediaContent/compile/jit: optimized code for every codec of MediaContent (one module,
-// holding Media's and Image's routines too). compile/MediaContent/first and .../optimized:
-// first-tier and optimized code for MediaContent's binary and JSON codecs (both directions).
+// <format>/MediaContent/compile/jit: optimized code for MediaContent's codecs in one format
+// (one module, holding Media's and Image's routines too). compile/MediaContent/first and
+// .../optimized: first-tier and optimized code for MediaContent's binary and JSON codecs (both
+// directions).
 void register_compile() {
-  register_compile_timing("binary/MediaContent/compile/jit", EngineOptions{.jit = JitPolicy::Sync},
-                          {Format::Binary}, CompiledCode::Optimized);
+  for (const auto& [name, format] : {std::pair{"binary", Format::Binary},
+                                     {"json", Format::Json},
+                                     {"msgpack", Format::Msgpack},
+                                     {"cbor", Format::Cbor}}) {
+    register_compile_timing((std::string(name) + "/MediaContent/compile/jit").c_str(),
+                            EngineOptions{.jit = JitPolicy::Sync}, {format},
+                            CompiledCode::Optimized);
+  }
   register_compile_timing("compile/MediaContent/first",
                           EngineOptions{.jit = JitPolicy::Sync, .tiers = CompileTiers::First},
                           {Format::Binary, Format::Json}, CompiledCode::FirstTier);
