@@ -60,7 +60,7 @@ constexpr const char* kDumpIrUsage =
     "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary, json or protobuf\n"
+    "  --format F      binary, json, protobuf, msgpack or cbor\n"
     "  --direction D   serialize (default) or deserialize\n"
     "  --optimized     the IR after the JIT's optimization pipeline, as it is compiled\n";
 
@@ -73,7 +73,7 @@ constexpr const char* kDumpAsmUsage =
     "  --schema FILE   the schema file that declares T (.jitser or .proto)\n"
     "  -I DIR          where a .proto schema's imports are found (repeatable)\n"
     "  --type T        a type from `jitser types`\n"
-    "  --format F      binary, json or protobuf\n"
+    "  --format F      binary, json, protobuf, msgpack or cbor\n"
     "  --direction D   serialize (default) or deserialize\n";
 
 constexpr const char* kTypesUsage =
@@ -89,7 +89,7 @@ constexpr const char* kStatsUsage =
     "compile time (LLVM's work, or linking code from the cache), the time from creating the\n"
     "codec to running that code, the size of its machine code, and what the code cache did\n"
     "(with JITSER_CACHE_DIR set: hit, stored, or why not); then the simdjson kernels the JSON\n"
-    "reader runs. A format the JIT does not compile yet (Protobuf) shows as interp.\n";
+    "reader runs. A codec whose compilation failed shows as failed, the reason under it.\n";
 
 constexpr const char* kCacheUsage =
     "usage: jitser cache --dir DIR stats|clear\n"

@@ -70,8 +70,10 @@ std::uint8_t* jitser_cbor_put_text(std::uint8_t* out, const char* data, std::siz
   return out + n;
 }
 
-bool jitser_cbor_head(const std::uint8_t** p, const std::uint8_t* end, cbor::Head* h) {
-  return cbor::get_head(*p, end, *h) == cbor::HeadStatus::ok;
+bool jitser_cbor_head(CursorInput* in, cbor::Head* h) {
+  if (cbor::get_head(in->p, in->end, *h) != cbor::HeadStatus::ok) return false;
+  if (h->indefinite || h->major == Major::Tag) return cbor::decline(*in);
+  return true;
 }
 
 bool jitser_cbor_skip_item(CursorInput* in) {

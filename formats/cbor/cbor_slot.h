@@ -16,8 +16,10 @@
 #include "formats/cursor_input.h"
 
 extern "C" {
-/// get_head, compiled into the library: whether the head at *p is well-formed; *p after it.
-bool jitser_cbor_head(const std::uint8_t** p, const std::uint8_t* end, jitser::cbor::Head* h);
+/// get_head at the input's position, compiled into the library: whether the head is
+/// well-formed and not one compiled code leaves to the interpreter (an indefinite length or a
+/// tag, which declines); the position after it.
+bool jitser_cbor_head(jitser::CursorInput* in, jitser::cbor::Head* h);
 }
 
 namespace jitser::cbor {
@@ -36,13 +38,10 @@ inline constexpr std::uint32_t kSlotBytes = kCursorSlotBytes;
 JITSER_CURSOR_INLINE bool decline(Input& in) { return jitser_rt_decline(in.ctx); }
 
 /// The head at the position, well-formed. An indefinite length or a tag, which compiled code
-/// leaves to the interpreter, declines. Read out of line (jitser_cbor_head): the heads read in
-/// line are the common ones, and get_head inlined at every value made codecs slow to compile.
-JITSER_CURSOR_INLINE bool head(Input& in, Head& h) {
-  if (!jitser_cbor_head(&in.p, in.end, &h)) return false;
-  if (h.indefinite || h.major == Major::Tag) return decline(in);
-  return true;
-}
+/// leaves to the interpreter, declines. Read out of line, declining included
+/// (jitser_cbor_head): the heads read in line are the common ones, and each test inlined at
+/// every value made codecs slower to compile than JSON's.
+JITSER_CURSOR_INLINE bool head(Input& in, Head& h) { return jitser_cbor_head(&in, &h); }
 
 /// False, for an item compiled code does not read as the value asked for: one the interpreter
 /// may read (a tag, an indefinite length) declines.

@@ -74,6 +74,10 @@ std::uint8_t* jitser_msgpack_put_text(std::uint8_t* out, const char* data, std::
   return out + n;
 }
 
+bool jitser_msgpack_head(CursorInput* in, Head* h) {
+  return msgpack::get_head(in->p, in->end, *h) == msgpack::HeadStatus::ok;
+}
+
 // A list is read whole: MessagePack has no repeated keys, so `append` is never set.
 bool jitser_msgpack_read_bool_list(Slot* s, void* list, const TypeDesc* type, std::uint32_t,
                                    std::uint32_t) {
@@ -124,6 +128,7 @@ std::span<const HelperSymbol> msgpack_helpers() {
       {"jitser_msgpack_read_value", reinterpret_cast<void*>(&jitser_msgpack_read_value)},
       {"jitser_msgpack_read_map", reinterpret_cast<void*>(&jitser_msgpack_read_map)},
       {"jitser_msgpack_put_text", reinterpret_cast<void*>(&jitser_msgpack_put_text)},
+      {"jitser_msgpack_head", reinterpret_cast<void*>(&jitser_msgpack_head)},
   };
   return helpers;
 }

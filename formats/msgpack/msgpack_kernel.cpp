@@ -1,8 +1,8 @@
 // MessagePack's kernel: its rules (wire.h, read_rules.h) as the functions of the kernel contract
 // (formats/compiled_abi.h), compiled into the library and to LLVM bitcode the JIT links into
 // MessagePack codecs (jitser_format_kernel in CMakeLists.txt), so that the calls inline with
-// their operands constant. The common forms (fix ints, fixstr, fixarray, fixmap) are read in
-// line; the others through get_head.
+// their operands constant. The common forms (fix ints, sized ints, fixstr, fixarray, fixmap)
+// are read in line; the others through get_head, out of line (jitser_msgpack_head).
 //
 // Every Slot points at the one position in the input (msgpack_slot.h): fields, elements and
 // the values they hold are read each where the last one ended.
@@ -136,7 +136,7 @@ bool jitser_msgpack_get_int(Slot* s, std::int64_t* out, std::uint32_t width, std
     return true;
   }
   Head h;
-  if (!msgpack::number_head(in, h) || (h.type != Type::Int && h.type != Type::UInt) ||
+  if (!msgpack::int_head(in, h) || (h.type != Type::Int && h.type != Type::UInt) ||
       !msgpack::int_fits(h, true, width)) {
     return false;
   }
@@ -151,7 +151,7 @@ bool jitser_msgpack_get_uint(Slot* s, std::uint64_t* out, std::uint32_t width, s
     return true;
   }
   Head h;
-  if (!msgpack::number_head(in, h) || h.type != Type::UInt || !msgpack::int_fits(h, false, width)) {
+  if (!msgpack::int_head(in, h) || h.type != Type::UInt || !msgpack::int_fits(h, false, width)) {
     return false;
   }
   *out = h.bits;
@@ -166,7 +166,7 @@ bool jitser_msgpack_get_enum(Slot* s, std::int64_t* out) {
     return true;
   }
   Head h;
-  if (!msgpack::number_head(in, h) || (h.type != Type::Int && h.type != Type::UInt)) return false;
+  if (!msgpack::int_head(in, h) || (h.type != Type::Int && h.type != Type::UInt)) return false;
   *out = static_cast<std::int64_t>(h.bits);
   return true;
 }
@@ -340,6 +340,7 @@ const void* const jitser_msgpack_calls[] = {
     reinterpret_cast<const void*>(&jitser_msgpack_read_value),
     reinterpret_cast<const void*>(&jitser_msgpack_read_map),
     reinterpret_cast<const void*>(&jitser_msgpack_put_text),
+    reinterpret_cast<const void*>(&jitser_msgpack_head),
 };
 
 // The kernel's functions by name, as compiled into the library: first-tier code calls them out

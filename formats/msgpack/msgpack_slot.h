@@ -13,6 +13,12 @@
 #include "formats/msgpack/read_rules.h"
 #include "formats/msgpack/wire.h"
 
+extern "C" {
+/// get_head at the input's position, compiled into the library: whether the head is
+/// well-formed; the position after it.
+bool jitser_msgpack_head(jitser::CursorInput* in, jitser::msgpack::Head* h);
+}
+
 namespace jitser::msgpack {
 
 using Input = CursorInput;
@@ -25,18 +31,25 @@ using jitser::set_input;
 /// The bytes of a Slot that compiled code copies.
 inline constexpr std::uint32_t kSlotBytes = kCursorSlotBytes;
 
-JITSER_MSGPACK_INLINE bool head(Input& in, Head& h) {
-  return get_head(in.p, in.end, h) == HeadStatus::ok;
+/// The head at the position, well-formed, read out of line (jitser_msgpack_head): the forms
+/// read in line are the common ones, and get_head compiled into every codec made them slower
+/// to compile than JSON's.
+JITSER_MSGPACK_INLINE bool head(Input& in, Head& h) { return jitser_msgpack_head(&in, &h); }
+
+/// An item's head, with the sized integers read in line (get_sized_int), the others by
+/// get_head: what an integer field reads after its fix ints, without number_head's floats.
+JITSER_MSGPACK_INLINE bool int_head(Input& in, Head& h) {
+  if (in.p != in.end && *in.p >= kUint8 && *in.p <= 0xd3) {
+    return get_sized_int(in.p, in.end, h) == HeadStatus::ok;
+  }
+  return head(in, h);
 }
 
 /// An item's head, with the number forms read in line (get_sized_int, and float 32 and 64),
 /// the others by get_head.
 JITSER_MSGPACK_INLINE bool number_head(Input& in, Head& h) {
-  if (in.p == in.end) return false;
-  const std::uint8_t b = *in.p;
-  if (b >= kUint8 && b <= 0xd3) return get_sized_int(in.p, in.end, h) == HeadStatus::ok;
-  if (b == kFloat32 || b == kFloat64) {
-    const unsigned bytes = b == kFloat32 ? 4 : 8;
+  if (in.p != in.end && (*in.p == kFloat32 || *in.p == kFloat64)) {
+    const unsigned bytes = *in.p == kFloat32 ? 4 : 8;
     if (static_cast<std::size_t>(in.end - in.p) <= bytes) return false;
     if (bytes == 4) {
       std::uint32_t x;
@@ -46,11 +59,11 @@ JITSER_MSGPACK_INLINE bool number_head(Input& in, Head& h) {
       std::memcpy(&h.bits, in.p + 1, 8);
       h.bits = __builtin_bswap64(h.bits);
     }
-    h.type = b == kFloat32 ? Type::Float32 : Type::Float64;
+    h.type = bytes == 4 ? Type::Float32 : Type::Float64;
     in.p += 1 + bytes;
     return true;
   }
-  return head(in, h);
+  return int_head(in, h);
 }
 
 /// A head of the family `type`, read in line when it is the fix form under `fix` (of `mask`
