@@ -787,8 +787,8 @@ void register_compile_cached() {
         auto all_codecs = [&](Engine& engine) {
           if (!payloads::register_all(engine)) return false;
           for (const std::string& name : names) {
-            for (const Format format : all_formats()) {
-              if (format_compiles(format) && !engine.codec(name, format)) return false;
+            for (const Format format : {Format::Binary, Format::Json}) {
+              if (!engine.codec(name, format)) return false;
             }
           }
           return true;
