@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -146,23 +147,46 @@ std::string build_id() {
   return search.hex;
 }
 
-Result<CacheFile> read_cache_file(const std::string& path) {
-  std::error_code error;
-  const std::uintmax_t size = fs::file_size(path, error);
-  if (error) return Status(Errc::cannot_read, error.message());
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return io_failure("cannot open", path);
-  std::string bytes(static_cast<std::size_t>(size), '\0');
+namespace {
+
+// An open file, closed when it goes.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads and checks the cache file open as `file`: one fstat and one read, into a buffer that
+// is not cleared first, for a warm cache reads thousands of them at start.
+Result<CacheFile> read_open_file(const FileDescriptor& file, const std::string& path) {
+  struct stat st;
+  if (::fstat(file.get(), &st) != 0) return io_failure("cannot read", path);
+  const auto size = static_cast<std::size_t>(st.st_size);
+  const auto bytes = std::make_unique_for_overwrite<char[]>(size);
   std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+  while (got < size) {
+    const ssize_t n = ::read(file.get(), bytes.get() + got, size - got);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
   }
-  ::close(fd);
-  bytes.resize(got);  // a file cut while it was read is found short below
-  return parse_cache_file(bytes);
+  return parse_cache_file(std::string_view(bytes.get(), got));  // a file cut while read is short
+}
+
+}  // namespace
+
+Result<CacheFile> read_cache_file(const std::string& path) {
+  const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (file.get() < 0) return io_failure("cannot open", path);
+  return read_open_file(file, path);
 }
 
 Result<CacheFile> parse_cache_file(std::string_view bytes) {
@@ -257,8 +281,12 @@ std::string CodeCache::path_of(const std::string& identity) const {
 
 CacheLookup CodeCache::load(const std::string& identity) const {
   const std::string path = path_of(identity);
-  if (::access(path.c_str(), F_OK) != 0) return {std::nullopt, "no file"};
-  Result<CacheFile> file = read_cache_file(path);
+  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) return {std::nullopt, "no file"};
+    return {std::nullopt, "ignored a file: " + io_failure("cannot open", path).message()};
+  }
+  Result<CacheFile> file = read_open_file(fd, path);
   if (!file) return {std::nullopt, "ignored a file: " + file.status().message()};
   if (file->identity != identity) {
     return {std::nullopt, "ignored a file: it holds another codec's code"};
@@ -267,7 +295,7 @@ CacheLookup CodeCache::load(const std::string& identity) const {
     return {std::nullopt,
             "ignored a file: made with other " + first_difference(file->environment, environment_)};
   }
-  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // used now: the last to go
+  ::futimens(fd.get(), nullptr);  // used now: the last to go
   return {std::move(file->object), ""};
 }
 

@@ -1,6 +1,8 @@
 #include "jit/code_identity.h"
 
 #include <algorithm>
+#include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -14,15 +16,22 @@
 namespace jitser::jit {
 namespace {
 
+// Appends a number's decimal digits, as std::to_string would, without a temporary.
+template <class N>
+void append_number(std::string& out, N n) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
+
 // The shape of a type as compiled code sees it, through references and into elements. A
 // struct by its name: its fields are its routine's instructions, each with a shape of its own.
 void shape(const TypeDesc& declared, std::string& out) {
   const TypeDesc& t = declared.resolved();
   out += kind_name(t.kind);
   out += '(';
-  out += std::to_string(t.size);
+  append_number(out, t.size);
   out += ',';
-  out += std::to_string(t.align);
+  append_number(out, t.align);
   // Which operations its tables have: code takes other paths where one is missing
   // (std::vector<bool> has no data()).
   auto has = [&](const void* p) { out += p ? '1' : '0'; };
@@ -42,17 +51,30 @@ void shape(const TypeDesc& declared, std::string& out) {
     case Kind::Enum:
       out += kind_name(t.underlying);
       out += "{";
-      for (const EnumValue& v : t.values) out += v.name + "=" + std::to_string(v.value) + ",";
+      for (const EnumValue& v : t.values) {
+        out += v.name;
+        out += '=';
+        append_number(out, v.value);
+        out += ',';
+      }
       out += "}";
       return;
     case Kind::Timestamp:
-    case Kind::Duration: out += "unit" + std::to_string(static_cast<int>(t.unit)); return;
+    case Kind::Duration:
+      out += "unit";
+      append_number(out, static_cast<int>(t.unit));
+      return;
     case Kind::Struct:
-      out += t.name + (t.wrapper ? " wrapper" : "") + (t.message ? " message" : "");
+      out += t.name;
+      if (t.wrapper) out += " wrapper";
+      if (t.message) out += " message";
       return;
     default: break;
   }
-  if (t.kind == Kind::Array) out += "x" + std::to_string(t.count);
+  if (t.kind == Kind::Array) {
+    out += 'x';
+    append_number(out, t.count);
+  }
   if (t.key) {
     out += "<";
     shape(*t.key, out);
@@ -94,6 +116,29 @@ void add_table(const Table* table, std::vector<const void*>& out) {
   }
 }
 
+// Calls f(j, first) for each candidate j, in order, whose address an earlier candidate has,
+// `first` the earliest such. Every Plan's identity lists them, so they are found in one pass
+// over an open-addressing table rather than by sorting.
+template <class F>
+void for_each_alias(const std::vector<const void*>& hosts, F&& f) {
+  constexpr std::size_t kEmpty = SIZE_MAX;
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, 2 * hosts.size()));
+  const int shift = 64 - std::countr_zero(capacity);
+  std::vector<std::pair<const void*, std::size_t>> table(capacity, {nullptr, kEmpty});
+  for (std::size_t j = 0; j < hosts.size(); ++j) {
+    const auto address = reinterpret_cast<std::uintptr_t>(hosts[j]);
+    std::size_t at = static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ull) >> shift);
+    while (table[at].second != kEmpty && table[at].first != hosts[j]) {
+      at = (at + 1) & (capacity - 1);
+    }
+    if (table[at].second == kEmpty) {
+      table[at] = {hosts[j], j};
+    } else {
+      f(j, table[at].second);
+    }
+  }
+}
+
 }  // namespace
 
 std::string code_identity(const Plan& plan, const RunOptions& options) {
@@ -108,18 +153,18 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
          std::to_string(plan.traits.shared_identity) + "\n";
   for (const Routine& r : plan.routines) {
     out += "routine ";
-    out += std::to_string(r.begin);
+    append_number(out, r.begin);
     out += '-';
-    out += std::to_string(r.end);
+    append_number(out, r.end);
     out += " object ";
-    out += std::to_string(r.object);
+    append_number(out, static_cast<int>(r.object));
     out += ' ';
     shape(*r.type, out);
     out += '\n';
   }
   for (const Instr& in : plan.code) {
     out += "instr b";
-    out += std::to_string(in.b);
+    append_number(out, in.b);
     out += ' ';
     if (in.type) shape(*in.type, out);
     out += '\n';
@@ -136,28 +181,13 @@ std::string code_identity(const Plan& plan, const RunOptions& options) {
   }
   // Compiled code names each address by the first candidate that has it: which candidates
   // share an address is part of the code (another program may give two of them one table).
-  // Sorted by address, then place, each candidate follows the first that shares its address.
-  const std::vector<const void*> hosts = host_candidates(plan);
-  std::vector<std::pair<const void*, std::size_t>> by_address;
-  by_address.reserve(hosts.size());
-  for (std::size_t j = 0; j < hosts.size(); ++j) by_address.emplace_back(hosts[j], j);
-  std::sort(by_address.begin(), by_address.end());
-  std::vector<std::pair<std::size_t, std::size_t>> aliases;
-  for (std::size_t k = 1, first = 0; k < by_address.size(); ++k) {
-    if (by_address[k].first != by_address[first].first) {
-      first = k;
-    } else {
-      aliases.emplace_back(by_address[k].second, by_address[first].second);
-    }
-  }
-  std::sort(aliases.begin(), aliases.end());
   out += "aliases";
-  for (const auto& [j, first] : aliases) {
+  for_each_alias(host_candidates(plan), [&](std::size_t j, std::size_t first) {
     out += ' ';
-    out += std::to_string(j);
+    append_number(out, j);
     out += '=';
-    out += std::to_string(first);
-  }
+    append_number(out, first);
+  });
   out += "\n";
   out += describe_options(options) + "\n";
   return out;

@@ -12,11 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench/payloads.h"
+#include "formats/format_table.h"
+#include "jit/code_identity.h"
 #include "support.h"
 
 namespace jitser {
@@ -241,6 +244,35 @@ TEST(CodeCache, TheDirectoryStaysWithinItsBound) {
   ASSERT_TRUE(payloads::register_all(e).ok());
   EXPECT_EQ(test::codec_of<payloads::StringMap>(e, Format::Json).dyn().stats().cache, "hit");
   EXPECT_NE(test::codec_of<payloads::MediaContent>(e, Format::Json).dyn().stats().cache, "hit");
+}
+
+// Compiled code names an address by the first host candidate that has it, so a Plan's identity
+// lists each candidate whose address an earlier one has, with that earliest one: checked here
+// against an ordered map of every payload Plan's candidates, in every format and direction.
+TEST(CodeIdentity, ListsEachCandidateThatHasAnEarlierOnesAddress) {
+  Engine e;
+  ASSERT_TRUE(payloads::register_all(e).ok());
+  std::size_t shared = 0;
+  for (const TypeDesc* type : e.types()) {
+    if (type->kind != Kind::Struct) continue;
+    for (const Format format : all_formats()) {
+      for (const Direction direction : {Direction::Serialize, Direction::Deserialize}) {
+        const Plan plan = format_entry(format).lower(*type, direction, RunOptions{});
+        const std::vector<const void*> hosts = jit::host_candidates(plan);
+        std::map<const void*, std::size_t> first;
+        std::string expected = "\naliases";
+        for (std::size_t j = 0; j < hosts.size(); ++j) {
+          const auto [at, added] = first.emplace(hosts[j], j);
+          if (added) continue;
+          expected += " " + std::to_string(j) + "=" + std::to_string(at->second);
+          ++shared;
+        }
+        EXPECT_NE(jit::code_identity(plan, RunOptions{}).find(expected + "\n"), std::string::npos)
+            << type->name << " " << format_name(format);
+      }
+    }
+  }
+  EXPECT_GT(shared, 0u);
 }
 
 }  // namespace
