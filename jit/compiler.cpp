@@ -534,9 +534,9 @@ std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
 constexpr std::size_t kReservedBytes = std::size_t{1} << 20;
 
 // Linking a cached codec copies it into pages never touched before, and faulting them in one by
-// one took a tenth of the time: a reservation's pages are made present in one call when it is
-// mapped (a whole reservation, since the objects that follow fill it). Where the kernel lacks
-// the call, pages fault in as before.
+// one was a large part of linking: a reservation's pages are made present in one call when it
+// is mapped (a whole reservation, since the objects that follow fill it). Where the kernel
+// lacks the call, pages fault in as before.
 class PopulatingMemoryMapper : public llvm::orc::InProcessMemoryMapper {
  public:
   using InProcessMemoryMapper::InProcessMemoryMapper;
