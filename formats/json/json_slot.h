@@ -42,9 +42,22 @@ template <class T>
 JITSER_SLOT_INLINE T& held(Slot* s) {
   return *std::launder(reinterpret_cast<T*>(s->bytes));
 }
+// On-Demand's values and iterators are each a value_iterator: a pointer, a depth and a
+// position, which On-Demand has just written one by one. They are copied no wider than that:
+// a block copy would read a word made of two smaller stores, which the processor cannot
+// forward, and wait for them to reach the cache.
 template <class T>
 JITSER_SLOT_INLINE void hold(Slot* s, const T& v, Mode m) {
-  std::memcpy(s->bytes, static_cast<const void*>(&v), sizeof v);
+  const auto* from = reinterpret_cast<const unsigned char*>(&v);
+  if constexpr (sizeof v == sizeof(od::value)) {
+    static_assert(sizeof v == 24);
+    std::memcpy(s->bytes, from, 8);
+    std::memcpy(s->bytes + 8, from + 8, 4);
+    std::memcpy(s->bytes + 12, from + 12, 4);
+    std::memcpy(s->bytes + 16, from + 16, 8);
+  } else {
+    std::memcpy(s->bytes, from, sizeof v);
+  }
   mode(s) = m;
 }
 JITSER_SLOT_INLINE void set_value(Slot* s, const od::value& v) { hold(s, v, Mode::Value); }
@@ -89,18 +102,16 @@ JITSER_SLOT_INLINE Errc begin(Slot* value, Slot* iterator, Get get) {
   return Errc::ok;
 }
 
-// Moves to the next item (the first, on the first call); *more is false past the last.
-template <class Iterator, class Item>
-JITSER_SLOT_INLINE Errc step(Slot* iterator, bool* more, Item& item) {
+// Moves to the next item (the first, on the first call); false past the last.
+template <class Iterator>
+JITSER_SLOT_INLINE bool advance(Slot* iterator) {
   Iterator& it = held<Iterator>(iterator);
   if (mode(iterator) == Mode::Started) {
     ++it;
   } else {
     mode(iterator) = Mode::Started;
   }
-  *more = it != it;  // On-Demand iterators compare unequal while they have items
-  if (!*more) return Errc::ok;
-  return map_error((*it).get(item));
+  return it != it;  // On-Demand iterators compare unequal while they have items
 }
 
 JITSER_SLOT_INLINE Errc take_null(Slot* value, bool* was_null) {
@@ -286,11 +297,15 @@ JITSER_SLOT_INLINE Errc begin_object(Slot* value, Slot* iterator) {
       value, iterator, [](od::value& v, od::object& o) { return v.get_object().get(o); });
 }
 
+// The item is read where On-Demand returns it, not copied into a local of its type: that copy
+// is a block copy, which hold's reasons apply to as well.
 JITSER_SLOT_INLINE Errc next_field(Slot* iterator, bool* more, const char** key, Slot* value) {
-  od::field field;
-  if (Errc e = step<od::object_iterator>(iterator, more, field); e != Errc::ok || !*more) return e;
-  *key = field.key().raw();
-  set_value(value, field.value());
+  *more = advance<od::object_iterator>(iterator);
+  if (!*more) return Errc::ok;
+  simdjson::simdjson_result<od::field> field = *held<od::object_iterator>(iterator);
+  if (field.error()) return map_error(field.error());
+  *key = field.value_unsafe().key().raw();
+  set_value(value, field.value_unsafe().value());
   return Errc::ok;
 }
 
@@ -300,9 +315,11 @@ JITSER_SLOT_INLINE Errc begin_array(Slot* value, Slot* iterator) {
 }
 
 JITSER_SLOT_INLINE Errc next_element(Slot* iterator, bool* more, Slot* value) {
-  od::value element;
-  if (Errc e = step<od::array_iterator>(iterator, more, element); e != Errc::ok || !*more) return e;
-  set_value(value, element);
+  *more = advance<od::array_iterator>(iterator);
+  if (!*more) return Errc::ok;
+  simdjson::simdjson_result<od::value> element = *held<od::array_iterator>(iterator);
+  if (element.error()) return map_error(element.error());
+  set_value(value, element.value_unsafe());
   return Errc::ok;
 }
 
