@@ -248,6 +248,7 @@ std::span<const HelperSymbol> json_helpers() {
       {"jitser_json_get_proto_int", reinterpret_cast<void*>(&jitser_json_get_proto_int)},
       {"jitser_json_get_proto_uint", reinterpret_cast<void*>(&jitser_json_get_proto_uint)},
       {"jitser_json_get_proto_double", reinterpret_cast<void*>(&jitser_json_get_proto_double)},
+      {"jitser_json_number_error", reinterpret_cast<void*>(&jitser_json_number_error)},
       {"jitser_json_read_value", reinterpret_cast<void*>(&jitser_json_read_value)},
       {"jitser_json_read_bool_list", reinterpret_cast<void*>(&jitser_json_read_bool_list)},
       {"jitser_json_read_map", reinterpret_cast<void*>(&jitser_json_read_map)},

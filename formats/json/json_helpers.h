@@ -46,6 +46,10 @@ bool jitser_json_get_float(Slot* value, float* out, std::uint32_t enc);
 bool jitser_json_get_proto_int(Slot* value, std::int64_t* out, std::uint32_t width);
 bool jitser_json_get_proto_uint(Slot* value, std::uint64_t* out, std::uint32_t width);
 bool jitser_json_get_proto_double(Slot* value, double* out);
+/// Why a number did not read as json_slot.h's NumberRead `read` asked (json_read.h's get_int
+/// and friends say what each reason means): the slow path under every number read, compiled
+/// into the library alone rather than into every codec that reads a number.
+Errc jitser_json_number_error(Slot* value, std::uint8_t read);
 bool jitser_json_get_text(Slot* value, const char** data, std::size_t* size);
 bool jitser_json_get_string(Slot* value, void* out, std::uint32_t allocator);
 // The contract's functions that are helpers (formats/compiled_abi.h), out of line.

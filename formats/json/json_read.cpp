@@ -37,6 +37,91 @@ const od::document& doc_of(const unsigned char* storage) {
   return *reinterpret_cast<const od::document*>(storage);
 }
 
+// What RFC 8259 calls a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+bool is_number_text(std::string_view t) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.' && (++i, !digits())) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == t.size();
+}
+
+// The text of the number a value holds, as far as it is made of number characters; an error
+// for a value that is not a number. A root number is consumed, as reading it would.
+template <class H>
+error_code number_token(H& h, std::string_view* out) {
+  od::json_type t;
+  if (error_code e = h.type().get(t)) return e;
+  if (t != od::json_type::number) return simdjson::INCORRECT_TYPE;
+  std::string_view token;
+  if constexpr (std::is_same_v<std::decay_t<H>, od::document>) {
+    if (error_code e = h.raw_json().get(token)) return e;
+  } else {
+    token = h.raw_json_token();
+  }
+  std::size_t n = 0;
+  while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
+  *out = token.substr(0, n);
+  return simdjson::SUCCESS;
+}
+
+// Why a number did not read as the type asked for, the same for every width and both tiers.
+// simdjson's own reason stands unless it is about the number (the input may end inside it);
+// then text that is not a JSON number is a syntax error, a number that does not fit the field
+// (an integer beyond its width, a double beyond its range) is out of range, and a fraction or
+// an exponent for an integer field is a type mismatch. "-0" is zero for every integer type:
+// simdjson refuses it as an unsigned integer, and this returns success for the caller to
+// store 0.
+Errc diagnose_number(Slot* value, NumberRead read) {
+  return with(value, [&](auto& h) -> error_code {
+    error_code why = simdjson::SUCCESS;
+    switch (read) {
+      case NumberRead::Int: {
+        std::int64_t i;
+        why = h.get_int64().get(i);
+        break;
+      }
+      case NumberRead::UInt: {
+        std::uint64_t u;
+        why = h.get_uint64().get(u);
+        break;
+      }
+      case NumberRead::Double: {
+        double d;
+        why = h.get_double().get(d);
+        break;
+      }
+    }
+    if (why != simdjson::NUMBER_ERROR && why != simdjson::INCORRECT_TYPE &&
+        why != simdjson::NUMBER_OUT_OF_RANGE) {
+      return why;
+    }
+    std::string_view token;
+    if (error_code e = number_token(h, &token)) return e;
+    if (!is_number_text(token)) return simdjson::NUMBER_ERROR;
+    const bool integer = read == NumberRead::Int || read == NumberRead::UInt;
+    if (integer && token.find_first_of(".eE") != std::string_view::npos) {
+      return simdjson::INCORRECT_TYPE;
+    }
+    if (read == NumberRead::UInt && token == "-0") return simdjson::SUCCESS;
+    return simdjson::NUMBER_OUT_OF_RANGE;
+  });
+}
+
 }  // namespace
 
 std::string kernel_name() {
@@ -180,8 +265,8 @@ Errc get_string(Slot* value, std::string_view* out) { return slot::get_string(va
 
 Errc get_number_text(Slot* value, std::string_view* out) {
   return with(value, [&](auto& h) -> error_code {
-    if (error_code e = slot::number_token(h, out)) return e;
-    return slot::is_number_text(*out) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;
+    if (error_code e = number_token(h, out)) return e;
+    return is_number_text(*out) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;
   });
 }
 
@@ -345,3 +430,11 @@ Errc get_proto_double(Slot* value, double* out) {
 }
 
 }  // namespace jitser::json
+
+namespace jitser {
+
+extern "C" Errc jitser_json_number_error(json::Slot* value, std::uint8_t read) {
+  return json::diagnose_number(value, static_cast<json::slot::NumberRead>(read));
+}
+
+}  // namespace jitser

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "formats/json/json_helpers.h"
 #include "formats/json/json_read.h"
 
 // Everything here is inlined into its callers, the helpers of json_kernel.cpp among them,
@@ -96,9 +97,9 @@ JITSER_SLOT_INLINE Errc begin(Slot* value, Slot* iterator, Get get) {
   }
   Container container;
   if (Errc e = map_error(get(v, container)); e != Errc::ok) return e;
-  Iterator it;
-  if (Errc e = map_error(container.begin().get(it)); e != Errc::ok) return e;
-  hold(iterator, it, Mode::Fresh);
+  simdjson::simdjson_result<Iterator> it = container.begin();
+  if (it.error()) return map_error(it.error());
+  hold(iterator, it.value_unsafe(), Mode::Fresh);
   return Errc::ok;
 }
 
@@ -123,92 +124,13 @@ JITSER_SLOT_INLINE Errc get_bool(Slot* value, bool* out) {
   return with(value, [&](auto& h) { return h.get_bool().get(*out); });
 }
 
-// What RFC 8259 calls a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-inline bool is_number_text(std::string_view t) {
-  std::size_t i = 0;
-  auto digits = [&] {
-    const std::size_t from = i;
-    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
-    return i > from;
-  };
-  if (i < t.size() && t[i] == '-') ++i;
-  if (i < t.size() && t[i] == '0') {
-    ++i;
-  } else if (!digits()) {
-    return false;
-  }
-  if (i < t.size() && t[i] == '.' && (++i, !digits())) return false;
-  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-    ++i;
-    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
-  return i == t.size();
-}
-
-// The text of the number a value holds, as far as it is made of number characters; an error
-// for a value that is not a number. A root number is consumed, as reading it would.
-template <class H>
-inline error_code number_token(H& h, std::string_view* out) {
-  od::json_type t;
-  if (error_code e = h.type().get(t)) return e;
-  if (t != od::json_type::number) return simdjson::INCORRECT_TYPE;
-  std::string_view token;
-  if constexpr (std::is_same_v<std::decay_t<H>, od::document>) {
-    if (error_code e = h.raw_json().get(token)) return e;
-  } else {
-    token = h.raw_json_token();
-  }
-  std::size_t n = 0;
-  while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
-  *out = token.substr(0, n);
-  return simdjson::SUCCESS;
-}
-
 // What a number was read as.
 enum class NumberRead : std::uint8_t { Int, UInt, Double };
 
-// Why a number did not read as the type asked for, the same for every width and both tiers.
-// simdjson's own reason stands unless it is about the number (the input may end inside it);
-// then text that is not a JSON number is a syntax error, a number that does not fit the field
-// (an integer beyond its width, a double beyond its range) is out of range, and a fraction or
-// an exponent for an integer field is a type mismatch. "-0" is zero for every integer type:
-// simdjson refuses it as an unsigned integer, and this returns success for the caller to
-// store 0.
-[[gnu::noinline]] inline Errc number_error(Slot* value, NumberRead read) {
-  return with(value, [&](auto& h) -> error_code {
-    error_code why = simdjson::SUCCESS;
-    switch (read) {
-      case NumberRead::Int: {
-        std::int64_t i;
-        why = h.get_int64().get(i);
-        break;
-      }
-      case NumberRead::UInt: {
-        std::uint64_t u;
-        why = h.get_uint64().get(u);
-        break;
-      }
-      case NumberRead::Double: {
-        double d;
-        why = h.get_double().get(d);
-        break;
-      }
-    }
-    if (why != simdjson::NUMBER_ERROR && why != simdjson::INCORRECT_TYPE &&
-        why != simdjson::NUMBER_OUT_OF_RANGE) {
-      return why;
-    }
-    std::string_view token;
-    if (error_code e = number_token(h, &token)) return e;
-    if (!is_number_text(token)) return simdjson::NUMBER_ERROR;
-    const bool integer = read == NumberRead::Int || read == NumberRead::UInt;
-    if (integer && token.find_first_of(".eE") != std::string_view::npos) {
-      return simdjson::INCORRECT_TYPE;
-    }
-    if (read == NumberRead::UInt && token == "-0") return simdjson::SUCCESS;
-    return simdjson::NUMBER_OUT_OF_RANGE;
-  });
+// Why a number did not read as the type asked for: jitser_json_number_error, the slow path,
+// compiled into the library alone and called out of line from both tiers.
+JITSER_SLOT_INLINE Errc number_error(Slot* value, NumberRead read) {
+  return jitser_json_number_error(value, static_cast<std::uint8_t>(read));
 }
 
 // Calls out of line get copies of the slot and out-parameters that compiled code keeps in
