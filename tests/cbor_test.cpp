@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "bench/payloads.h"
 #include "formats/cbor/wire.h"
@@ -116,6 +118,32 @@ TEST(Cbor, ReadsEveryIntegerHeadAndBignumWhoseValueFits) {
   }
   One<std::uint32_t> unsigned_field;
   EXPECT_EQ(read_hex(one_v("20"), unsigned_field).code(), Errc::out_of_range);
+}
+
+// Compiled code reads an integer's argument from the word after its initial byte, where the
+// input has one: the bytes after the integer, here the next elements, must not leak into it.
+// The last element, near the input's end, is read without a word.
+TEST(Cbor, IntegersAmidOtherItemsReadOnlyTheirOwnBytes) {
+  struct Case {
+    const char* hex;
+    std::int64_t value;
+  };
+  const Case cases[] = {
+      {"18 FE", 254},
+      {"19 01 02", 258},
+      {"1A 01 02 03 04", 0x01020304},
+      {"1B 01 02 03 04 05 06 07 08", 0x0102030405060708},
+      {"38 FE", -255},
+      {"39 01 02", -259},
+      {"3A 01 02 03 04", -0x01020305},
+      {"3B 01 02 03 04 05 06 07 08", -0x0102030405060709},
+  };
+  for (const Case& c : cases) {
+    One<std::vector<std::int64_t>> back;
+    const Status s = read_hex(one_v("83 " + std::string(c.hex) + " " + c.hex + " " + c.hex), back);
+    ASSERT_TRUE(s.ok()) << c.hex << ": " << s.to_string();
+    EXPECT_EQ(back.v, std::vector<std::int64_t>(3, c.value)) << c.hex;
+  }
 }
 
 TEST(Cbor, FloatsInTheShortestWidthThatKeepsTheirValue) {

@@ -74,8 +74,9 @@ JITSER_CURSOR_INLINE bool head_of(Input& in, Major major, std::uint64_t& n) {
   return true;
 }
 
-/// An integer's head (major type 0 or 1) in any width, in line; false for any other item, and
-/// a tag (a bignum) declines.
+/// An integer's head (major type 0 or 1), in line in any width where the input has a word after
+/// the initial byte (big_endian_word), by get_head otherwise; false for any other item, and a
+/// tag (a bignum) declines.
 JITSER_CURSOR_INLINE bool integer_head(Input& in, Integer& v) {
   if (in.p == in.end) return false;
   const std::uint8_t b = *in.p;
@@ -89,9 +90,14 @@ JITSER_CURSOR_INLINE bool integer_head(Input& in, Integer& v) {
   }
   if (info > 27) return false;  // reserved, or an indefinite length: not well-formed
   const unsigned bytes = 1u << (info - 24);
-  if (static_cast<std::size_t>(in.end - in.p) <= bytes) return false;
-  v.n = get_argument(in.p + 1, bytes);
-  in.p += 1 + bytes;
+  if (static_cast<std::size_t>(in.end - in.p) > 8) {
+    v.n = big_endian_word(in.p + 1) >> (64 - 8 * bytes);
+    in.p += 1 + bytes;
+    return true;
+  }
+  Head h;
+  if (!head(in, h)) return false;
+  v.n = h.n;
   return true;
 }
 

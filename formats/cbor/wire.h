@@ -86,6 +86,15 @@ inline std::uint64_t get_argument(const std::uint8_t* p, unsigned bytes) {
   }
 }
 
+/// The 8 bytes at p as a big-endian number: an argument of n bytes at p is its top 8*n bits, so
+/// one load, a byte swap and a shift read any of the widths without a branch on which it is, as
+/// compiled code reads integers in line. p must have 8 bytes that may be read.
+inline std::uint64_t big_endian_word(const std::uint8_t* p) {
+  std::uint64_t x;
+  std::memcpy(&x, p, sizeof x);
+  return __builtin_bswap64(x);
+}
+
 /// A head in its shortest form (RFC 8949, section 4.2.1): the argument in the initial byte
 /// below 24, else in 1, 2, 4 or 8 bytes after it.
 inline std::uint8_t* put_head(std::uint8_t* out, Major major, std::uint64_t n) {
