@@ -527,16 +527,19 @@ class ReadEmitter : public EmitterBase {
       b_.CreateCondBr(hit, to[expected_field], next);
     };
     auto read_next = [&](std::uint32_t expected_field) { expect(expected_field, handle); };
-    // Declaration order, in formats that look for the key expected next: the fields read one
-    // after another by copies of their handlers (`in_line`), each entered only from the one
-    // before, so that what the loop's handlers learn at run time is constant on this path:
-    // which fields were read (the `seen` bits), that none was read before, and the framing each
-    // key as written implies. The first key not found where expected, a field whose key comes
-    // once per item, and a field that holds objects or a map leave it for the loop, with the
-    // fields read so far: a copy of those would copy every object nested in them, as often as
-    // the objects around them were copied.
+    // Declaration order, in formats that look for the key expected next and whose keys may
+    // repeat: the fields read one after another by copies of their handlers (`in_line`), each
+    // entered only from the one before, so that what the loop's handlers learn at run time is
+    // constant on this path: which fields were read (the `seen` bits), that none was read
+    // before, so that what a repeated key would merge, refill or append folds away, and the
+    // framing each key as written implies. Where a key comes once, all a copy saves is the
+    // check for a duplicate, and the copies made much of a reader's code and its compile
+    // time. The first key not found where expected, a field whose key comes once per item, and
+    // a field that holds objects or a map leave the line for the loop, with the fields read so
+    // far: a copy of those would copy every object nested in them, as often as the objects
+    // around them were copied.
     std::vector<BasicBlock*> in_line = handle;
-    for (std::uint32_t i = 0; expects_ && i < n; ++i) {
+    for (std::uint32_t i = 0; expects_ && repeated_ && i < n; ++i) {
       const Instr& in = plan_.code[routine.begin + i];
       if (in.op != Op::Map && !holds_object(in)) in_line[i] = block("line");
     }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "bench/payloads.h"
 #include "formats/msgpack/wire.h"
@@ -115,6 +117,34 @@ TEST(Msgpack, ReadsEveryIntegerEncodingWhoseValueFits) {
   One<std::int64_t> wide;
   s = read_hex(std::string(kOneV) + " CF 80 00 00 00 00 00 00 00", wide);
   EXPECT_EQ(s.code(), Errc::out_of_range) << s.to_string();
+}
+
+// Every sized integer form amid other items reads its own bytes: those after it, here the next
+// elements, do not leak into it. The last element is read near the input's end, where there is
+// nothing after it to read.
+TEST(Msgpack, IntegersAmidOtherItemsReadOnlyTheirOwnBytes) {
+  struct Case {
+    const char* hex;
+    std::int64_t value;
+  };
+  const Case cases[] = {
+      {"CC FE", 254},
+      {"CD 01 02", 258},
+      {"CE 01 02 03 04", 0x01020304},
+      {"CF 01 02 03 04 05 06 07 08", 0x0102030405060708},
+      {"D0 FE", -2},
+      {"D1 FE DC", -0x0124},
+      {"D2 FE DC BA 98", -0x01234568},
+      {"D3 FE DC BA 98 76 54 32 10", -0x0123456789abcdf0},
+      {"D1 01 02", 258},  // a signed form's value that is not negative
+  };
+  for (const Case& c : cases) {
+    One<std::vector<std::int64_t>> back;
+    const std::string hex = std::string(kOneV) + " 93 " + c.hex + " " + c.hex + " " + c.hex;
+    const Status s = read_hex(hex, back);
+    ASSERT_TRUE(s.ok()) << c.hex << ": " << s.to_string();
+    EXPECT_EQ(back.v, std::vector<std::int64_t>(3, c.value)) << c.hex;
+  }
 }
 
 TEST(Msgpack, FloatsAsDeclared) {
