@@ -7,8 +7,6 @@
 #include <llvm/ExecutionEngine/Orc/EPCEHFrameRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/MapperJITLinkMemoryManager.h>
-#include <llvm/ExecutionEngine/Orc/MemoryMapper.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Function.h>
@@ -21,13 +19,11 @@
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Process.h>
 #include <llvm/Support/SmallVectorMemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
@@ -44,6 +40,7 @@
 #include "formats/format_table.h"
 #include "jit/code_cache.h"
 #include "jit/code_identity.h"
+#include "jit/code_memory.h"
 #include "jit/host_binder.h"
 #include "jit/host_bits.h"
 #include "jit/perf_jitdump.h"
@@ -526,39 +523,12 @@ std::size_t text_bytes(const llvm::SmallVector<char, 0>& object) {
   return total;
 }
 
-// LLJIT's own linking layer maps fresh pages for every object and unmaps them with it: one
-// mmap, mprotect and munmap per object, and a page fault per page touched, which was most of
-// the time of linking a cached codec. This one takes the objects' memory from reservations of
-// kReservedBytes, so linking a codec's objects costs a protection change, not a mapping.
-// Frames are registered for unwinding as LLJIT registers them.
-constexpr std::size_t kReservedBytes = std::size_t{1} << 20;
-
-// Linking a cached codec copies it into pages never touched before, and faulting them in one by
-// one was a large part of linking: a reservation's pages are made present in one call when it
-// is mapped (a whole reservation, since the objects that follow fill it). Where the kernel
-// lacks the call, pages fault in as before.
-class PopulatingMemoryMapper : public llvm::orc::InProcessMemoryMapper {
- public:
-  using InProcessMemoryMapper::InProcessMemoryMapper;
-  static llvm::Expected<std::unique_ptr<PopulatingMemoryMapper>> Create() {
-    llvm::Expected<unsigned> page = llvm::sys::Process::getPageSize();
-    if (!page) return page.takeError();
-    return std::make_unique<PopulatingMemoryMapper>(*page);
-  }
-  void reserve(std::size_t bytes, OnReservedFunction reserved) override {
-    InProcessMemoryMapper::reserve(
-        bytes, [reserved = std::move(reserved)](
-                   llvm::Expected<llvm::orc::ExecutorAddrRange> range) mutable {
-          if (range) ::madvise(range->Start.toPtr<void*>(), range->size(), MADV_POPULATE_WRITE);
-          reserved(std::move(range));
-        });
-  }
-};
-
+// LLJIT's own linking layer maps fresh pages for every object and unmaps them with it; this
+// one packs the objects into arenas (jit/code_memory.h). Frames are registered for unwinding
+// as LLJIT registers them.
 llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> linking_layer(
     llvm::orc::ExecutionSession& session, const llvm::Triple&) {
-  auto memory = llvm::orc::MapperJITLinkMemoryManager::CreateWithMapper<PopulatingMemoryMapper>(
-      kReservedBytes);
+  auto memory = PackedCodeMemory::Create();
   if (!memory) return memory.takeError();
   auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(session, std::move(*memory));
   auto frames = llvm::orc::EPCEHFrameRegistrar::Create(session);

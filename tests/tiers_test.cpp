@@ -2,6 +2,8 @@
 // statistics; compile failure; threads calling while codecs switch tiers.
 #include <gtest/gtest.h>
 #include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -563,11 +565,6 @@ std::size_t malloc_live_bytes() {
   return m.uordblks + m.hblkhd;
 }
 
-// Each Engine owns its LLJIT and code; destroying it frees them, so a loop of engines levels off:
-// neither the bytes malloc holds nor the resident memory (where the JIT's code pages live)
-// grow. Under AddressSanitizer, whose allocator malloc's counts do not see and whose quarantine
-// keeps freed memory resident, the loop runs for LeakSanitizer, which fails the test at exit
-// if an Engine left anything behind.
 // A struct used by many fields of a struct used by many fields is compiled once per codec, not
 // once per path to it: merging every routine into each of its callers made code that grew as
 // the product of the fields. The outer codec's code stays within a small multiple of the
@@ -616,6 +613,11 @@ TEST(Tiers, AStructUsedInManyPlacesIsCompiledOnce) {
   }
 }
 
+// Each Engine owns its LLJIT and code; destroying it frees them, so a loop of engines levels off:
+// neither the bytes malloc holds nor the resident memory (where the JIT's code pages live)
+// grow. Under AddressSanitizer, whose allocator malloc's counts do not see and whose quarantine
+// keeps freed memory resident, the loop runs for LeakSanitizer, which fails the test at exit
+// if an Engine left anything behind.
 TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
   WithoutJitEnvironment env;
   auto one = [] {
@@ -640,6 +642,47 @@ TEST(Tiers, EnginesMadeAndDestroyedInALoopDoNotGrow) {
       << "malloc's live bytes grew from " << warm_bytes << " to " << later_bytes;
   EXPECT_LT(later_kb, warm_kb + 8 * 1024)
       << "RSS grew from " << warm_kb << " KB to " << later_kb << " KB";
+}
+
+// Linked code lives in memory that two views of one file share (jit/code_memory.h), and a
+// child process inherits its parent's views: were both to link code into what is left of
+// them, each would overwrite the other's. Here the parent links a codec after the child has
+// linked one and before the child runs it; the child's codec still writes and reads what the
+// interpreter does.
+TEST(Tiers, AForkedChildLinksCodeOfItsOwn) {
+  WithoutJitEnvironment env;
+  Engine interp(EngineOptions{.jit = JitPolicy::Off});
+  ASSERT_TRUE(register_all(interp).ok());
+  const MediaContent media = make_media_content();
+  Buffer expected;
+  ASSERT_TRUE(codec_of<MediaContent>(interp, Format::Json).serialize(media, expected).ok());
+  Engine e(EngineOptions{.jit = JitPolicy::Sync});
+  ASSERT_TRUE(register_all(e).ok());
+  ASSERT_EQ(codec_of<MediaContent>(e).dyn().stats().tier, Tier::Compiled);
+  int to_parent[2], to_child[2];
+  ASSERT_EQ(::pipe(to_parent), 0);
+  ASSERT_EQ(::pipe(to_child), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  char signal = 0;
+  if (child == 0) {
+    Codec<MediaContent> json = codec_of<MediaContent>(e, Format::Json);
+    bool ok = json.dyn().stats().tier == Tier::Compiled;
+    ok = ::write(to_parent[1], &signal, 1) == 1 && ::read(to_child[0], &signal, 1) == 1 && ok;
+    Buffer written, again;
+    MediaContent back;
+    ok = ok && json.serialize(media, written).ok() && written.to_vector() == expected.to_vector() &&
+         json.deserialize(written.bytes(), back).ok() && json.serialize(back, again).ok() &&
+         again.to_vector() == expected.to_vector();
+    ::_exit(ok ? 0 : 1);
+  }
+  ASSERT_EQ(::read(to_parent[0], &signal, 1), 1);
+  EXPECT_EQ(codec_of<MediaContent>(e, Format::Msgpack).dyn().stats().tier, Tier::Compiled);
+  ASSERT_EQ(::write(to_child[1], &signal, 1), 1);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's status: " << status;
+  for (const int fd : {to_parent[0], to_parent[1], to_child[0], to_child[1]}) ::close(fd);
 }
 
 // Threads keep serializing and deserializing while the engine compiles in the background and
