@@ -25,6 +25,13 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 // fault per page.
 constexpr std::size_t kPopulateBytes = std::size_t{64} << 10;
 
+// MFD_NOEXEC_SEAL, which Linux 6.3 added: older headers lack it.
+#ifdef MFD_NOEXEC_SEAL
+constexpr unsigned kNoExecSeal = MFD_NOEXEC_SEAL;
+#else
+constexpr unsigned kNoExecSeal = 0x0008U;
+#endif
+
 llvm::Error os_error(const char* what) {
   return llvm::createStringError(std::error_code(errno, std::generic_category()), what);
 }
@@ -86,7 +93,10 @@ llvm::Expected<PackedCodeMemory::Chunk> PackedCodeMemory::map_chunk(unsigned pro
     if (view == MAP_FAILED) return os_error("cannot map memory for code");
     return Chunk{static_cast<char*>(view), static_cast<char*>(view), bytes, ::getpid(), 0, bytes};
   }
-  const int file = ::memfd_create("jitser-code", MFD_CLOEXEC);
+  // A file nothing can execve, which systems that refuse other memory files allow
+  // (vm.memfd_noexec); kernels older than the flag refuse it, and get an ordinary one.
+  int file = ::memfd_create("jitser-code", MFD_CLOEXEC | kNoExecSeal);
+  if (file < 0 && errno == EINVAL) file = ::memfd_create("jitser-code", MFD_CLOEXEC);
   if (file < 0) return os_error("cannot make memory for code");
   void* code = MAP_FAILED;
   void* writable = MAP_FAILED;
