@@ -25,6 +25,9 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 // fault per page.
 constexpr std::size_t kPopulateBytes = std::size_t{64} << 10;
 
+// Bytes left unused at the start of a chunk of code or read-only data.
+constexpr std::size_t kBeforeFirstObject = 16;
+
 // MFD_NOEXEC_SEAL, which Linux 6.3 added: older headers lack it.
 #ifdef MFD_NOEXEC_SEAL
 constexpr unsigned kNoExecSeal = MFD_NOEXEC_SEAL;
@@ -113,7 +116,10 @@ llvm::Expected<PackedCodeMemory::Chunk> PackedCodeMemory::map_chunk(unsigned pro
     if (writable != MAP_FAILED) ::munmap(writable, bytes);
     return failed;
   }
-  return Chunk{static_cast<char*>(code), static_cast<char*>(writable), bytes, ::getpid()};
+  // Clang's -fsanitize=function reads the bytes before a function called through a pointer,
+  // so the first object of a chunk starts a little way in, where they are mapped.
+  return Chunk{static_cast<char*>(code), static_cast<char*>(writable), bytes, ::getpid(),
+               kBeforeFirstObject};
 }
 
 void PackedCodeMemory::allocate(const llvm::jitlink::JITLinkDylib*, llvm::jitlink::LinkGraph& graph,
@@ -146,8 +152,9 @@ llvm::Expected<PackedCodeMemory::Placed> PackedCodeMemory::place(unsigned protec
   const pid_t process = ::getpid();
   if (arena.empty() || arena.back().owner != process ||
       llvm::alignTo(arena.back().used, align) + size > arena.back().size) {
-    llvm::Expected<Chunk> chunk =
-        map_chunk(protection, std::max(kChunkBytes, llvm::alignTo(size, page_size_)));
+    llvm::Expected<Chunk> chunk = map_chunk(
+        protection,
+        std::max(kChunkBytes, llvm::alignTo(kBeforeFirstObject + align + size, page_size_)));
     if (!chunk) return chunk.takeError();
     arena.push_back(*chunk);
   }

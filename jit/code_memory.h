@@ -1,6 +1,8 @@
 // The memory linked code lives in: objects packed side by side, each protection in arenas of
-// its own, every arena mapped twice. JITLink writes an object through an arena's writable
-// view; the code runs from its other view, whose pages only ever gain a protection, once.
+// its own. An arena of code or read-only data is mapped twice: JITLink writes an object
+// through its writable view, and the code runs from its other view, whose pages only ever
+// gain a protection, once. An arena of writable data is private memory, writable from the
+// start.
 //
 // ORC's own managers give each object whole pages per protection and then take write access
 // away from them. A codec's objects are a few kilobytes, so most of those pages were padding,
