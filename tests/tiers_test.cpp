@@ -664,8 +664,12 @@ TEST(Tiers, AForkedChildLinksCodeOfItsOwn) {
   ASSERT_EQ(::pipe(to_child), 0);
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
+  // Each side keeps only its own ends, so that either one's end reaches the other as end of
+  // file rather than a wait that never ends.
   char signal = 0;
   if (child == 0) {
+    ::close(to_parent[0]);
+    ::close(to_child[1]);
     Codec<MediaContent> json = codec_of<MediaContent>(e, Format::Json);
     bool ok = json.dyn().stats().tier == Tier::Compiled;
     ok = ::write(to_parent[1], &signal, 1) == 1 && ::read(to_child[0], &signal, 1) == 1 && ok;
@@ -676,13 +680,16 @@ TEST(Tiers, AForkedChildLinksCodeOfItsOwn) {
          again.to_vector() == expected.to_vector();
     ::_exit(ok ? 0 : 1);
   }
-  ASSERT_EQ(::read(to_parent[0], &signal, 1), 1);
+  ::close(to_parent[1]);
+  ::close(to_child[0]);
+  EXPECT_EQ(::read(to_parent[0], &signal, 1), 1) << "the child did not link its codec";
   EXPECT_EQ(codec_of<MediaContent>(e, Format::Msgpack).dyn().stats().tier, Tier::Compiled);
-  ASSERT_EQ(::write(to_child[1], &signal, 1), 1);
+  EXPECT_EQ(::write(to_child[1], &signal, 1), 1);
+  ::close(to_parent[0]);
+  ::close(to_child[1]);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's status: " << status;
-  for (const int fd : {to_parent[0], to_parent[1], to_child[0], to_child[1]}) ::close(fd);
 }
 
 // Threads keep serializing and deserializing while the engine compiles in the background and
