@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <exception>
 #include <iterator>
 #include <map>
@@ -262,6 +263,11 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
 // subtarget's tables, cost about as much as generating a small codec's code. A TargetMachine
 // serves one module at a time, and generating code at one optimization level leaves settings
 // behind (FastISel), so each level has machines of its own.
+//
+// A lease is a module being compiled, and the pool lends at most one per core. Compiles that
+// ran beyond that shared the cores and all finished late: MediaContent's two codecs, four
+// modules on two cores, took as long as compiling them one after another on one core would
+// have, while the largest module, given a core of its own as soon as it asked, bounds the time.
 class MachinePool {
  public:
   class Lease {
@@ -284,9 +290,12 @@ class MachinePool {
     std::unique_ptr<llvm::TargetMachine> machine_;
   };
 
+  /// Waits until fewer leases than cores are out.
   Result<Lease> borrow(llvm::CodeGenOptLevel level) {
     {
-      std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
+      returned_.wait(lock, [this] { return lent_ < cores_; });
+      ++lent_;
       std::vector<std::unique_ptr<llvm::TargetMachine>>& free = free_[index(level)];
       if (!free.empty()) {
         Lease lease(this, level, std::move(free.back()));
@@ -294,6 +303,19 @@ class MachinePool {
         return lease;
       }
     }
+    Result<std::unique_ptr<llvm::TargetMachine>> made = make(level);
+    if (!made) {
+      give_back(level, nullptr);
+      return made.status();
+    }
+    return Lease(this, level, std::move(*made));
+  }
+
+ private:
+  static std::size_t index(llvm::CodeGenOptLevel level) {
+    return level == llvm::CodeGenOptLevel::None ? 0 : 1;
+  }
+  static Result<std::unique_ptr<llvm::TargetMachine>> make(llvm::CodeGenOptLevel level) {
     initialize_llvm();
     auto host = host_machine();
     if (!host) return llvm_failure("cannot describe the host", host.takeError());
@@ -302,19 +324,21 @@ class MachinePool {
     auto machine = host->createTargetMachine();
     if (!machine) return llvm_failure("no target machine for the host", machine.takeError());
     (*machine)->setOptLevel(level);
-    return Lease(this, level, std::move(*machine));
-  }
-
- private:
-  static std::size_t index(llvm::CodeGenOptLevel level) {
-    return level == llvm::CodeGenOptLevel::None ? 0 : 1;
+    return std::move(*machine);
   }
   void give_back(llvm::CodeGenOptLevel level, std::unique_ptr<llvm::TargetMachine> machine) {
-    std::lock_guard lock(mutex_);
-    free_[index(level)].push_back(std::move(machine));
+    {
+      std::lock_guard lock(mutex_);
+      if (machine) free_[index(level)].push_back(std::move(machine));
+      --lent_;
+    }
+    returned_.notify_one();
   }
 
+  const unsigned cores_ = std::max(1u, std::thread::hardware_concurrency());
   std::mutex mutex_;
+  std::condition_variable returned_;
+  unsigned lent_ = 0;
   std::array<std::vector<std::unique_ptr<llvm::TargetMachine>>, 2> free_;
 };
 
@@ -469,16 +493,21 @@ Lookup look_up(const Plan& plan, const RunOptions& options, CodeTier tier, bool 
 Result<Object> compile_object(const Plan& plan, const RunOptions& options, CodeTier tier,
                               bool reject, const CodeCache* cache, const Lookup& lookup,
                               MachinePool& machines, KernelCatalog& kernels) {
-  const Build what = tier == CodeTier::First ? Build::First : Build::Optimized;
-  Result<MachinePool::Lease> machine = machines.borrow(codegen_level(what));
-  if (!machine) return machine.status();
-  Result<Built> built = build(plan, options, what, **machine, kernels, reject);
-  if (!built) return built.status();
-  Result<llvm::SmallVector<char, 0>> bytes =
-      emit(*built, **machine, llvm::CodeGenFileType::ObjectFile);
-  if (!bytes) return bytes.status();
-  Object object{std::move(*bytes), std::move(built->hosts), lookup.why_not};
-  if (lookup.identity.empty()) return object;
+  // The machine goes back before the object is stored: another compile may use the core while
+  // this one writes the file.
+  Result<Object> generated = [&]() -> Result<Object> {
+    const Build what = tier == CodeTier::First ? Build::First : Build::Optimized;
+    Result<MachinePool::Lease> machine = machines.borrow(codegen_level(what));
+    if (!machine) return machine.status();
+    Result<Built> built = build(plan, options, what, **machine, kernels, reject);
+    if (!built) return built.status();
+    Result<llvm::SmallVector<char, 0>> bytes =
+        emit(*built, **machine, llvm::CodeGenFileType::ObjectFile);
+    if (!bytes) return bytes.status();
+    return Object{std::move(*bytes), std::move(built->hosts), lookup.why_not};
+  }();
+  if (!generated || lookup.identity.empty()) return generated;
+  Object& object = *generated;
   CachedObject kept;
   kept.bytes.assign(object.bytes.begin(), object.bytes.end());
   bool cacheable = true;
@@ -493,7 +522,7 @@ Result<Object> compile_object(const Plan& plan, const RunOptions& options, CodeT
   } else {
     object.cache += ", stored";
   }
-  return object;
+  return generated;
 }
 
 // What compiles code besides the codec's own identity: code made in another environment is not
@@ -606,9 +635,10 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
 Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
                                         const RunOptions& options, CodeTier tier, bool reject) {
   // Both directions' code comes from the cache when it has it. What it lacks compiles, each
-  // direction its own module: with both to compile, the deserializer compiles on a second
-  // thread while this one compiles the serializer. Code generation is most of a compile, so on
-  // two cores this about halves the time until a codec runs compiled code.
+  // direction its own module: with both to compile, the serializer compiles on a second
+  // thread while this one compiles the deserializer. Code generation is most of a compile, so on
+  // two cores this about halves the time until a codec runs compiled code. The deserializer,
+  // the larger module, asks for its core first (MachinePool).
   const CodeCache* cache = impl_->cache.get();
   Lookup write_lookup = look_up(serialize, options, tier, reject, cache);
   Lookup read_lookup = look_up(deserialize, options, tier, false, cache);
@@ -617,30 +647,30 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
     return compile_object(plan, options, tier, rejected, cache, lookup, impl_->machines,
                           impl_->kernels);
   };
-  std::optional<Result<Object>> read_object;
-  std::thread reader;
+  std::optional<Result<Object>> write_object;
+  std::thread writer;
   if (!read_lookup.object && !write_lookup.object) {
-    reader = std::thread([&] {
+    writer = std::thread([&] {
       try {
-        read_object = object_of(deserialize, false, read_lookup);
+        write_object = object_of(serialize, reject, write_lookup);
       } catch (const std::exception& e) {
-        read_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
+        write_object = Status(Errc::jit_failed, std::string("compiling failed: ") + e.what());
       }
     });
   }
-  Result<Object> write_object = object_of(serialize, reject, write_lookup);
-  if (reader.joinable()) {
-    reader.join();
+  Result<Object> read_object = object_of(deserialize, false, read_lookup);
+  if (writer.joinable()) {
+    writer.join();
   } else {
-    read_object = object_of(deserialize, false, read_lookup);
+    write_object = object_of(serialize, reject, write_lookup);
   }
 
   CompiledCodec out;
   if (!impl_->cache_refused.empty()) {
     out.cache = impl_->cache_refused;
-  } else if (cache && write_object.ok() && read_object->ok()) {
-    const std::string& written = write_object->cache;
-    const std::string& read = (*read_object)->cache;
+  } else if (cache && write_object->ok() && read_object.ok()) {
+    const std::string& written = (*write_object)->cache;
+    const std::string& read = read_object->cache;
     out.cache = written == "hit" && read == "hit"
                     ? "hit"
                     : "serialize: " + written + "; deserialize: " + read;
@@ -650,13 +680,13 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
   const std::string write_entry = tier_entry(serialize, tier);
   const std::string read_entry = tier_entry(deserialize, tier);
   for (const auto& [name, object] :
-       {std::pair{&write_entry, &write_object}, std::pair{&read_entry, &*read_object}}) {
+       {std::pair{&write_entry, &*write_object}, std::pair{&read_entry, &read_object}}) {
     if (!*object) return object->status();
     out.code_bytes += text_bytes((*object)->bytes);
   }
   llvm::orc::JITDylib& dylib = impl_->jit->getMainJITDylib();
   for (const auto& [name, object] :
-       {std::pair{&write_entry, &write_object}, std::pair{&read_entry, &*read_object}}) {
+       {std::pair{&write_entry, &*write_object}, std::pair{&read_entry, &read_object}}) {
     impl_->hosts->expect(*name, std::move((*object)->hosts));
     if (llvm::Error e = impl_->jit->addObjectFile(std::make_unique<llvm::SmallVectorMemoryBuffer>(
             std::move((*object)->bytes), *name, false))) {

@@ -67,7 +67,8 @@ struct EngineOptions {
   CompileTiers tiers = CompileTiers::Both;
   /// Lazy: calls of a codec (both directions together) before it is compiled.
   std::uint32_t lazy_calls = 1000;
-  /// Background compile threads of this Engine, made when first needed.
+  /// Background compile threads of this Engine, made when first needed. However many threads
+  /// compile, at most one module per core is compiled at a time.
   std::uint32_t compile_threads = 1;
   /// Write perf jitdump and map files and register code with gdb; JITSER_PERF=1 turns it on.
   bool profiling = false;
