@@ -24,6 +24,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -268,6 +269,8 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
 // ran beyond that shared the cores and all finished late: MediaContent's two codecs, four
 // modules on two cores, took as long as compiling them one after another on one core would
 // have, while the largest module, given a core of its own as soon as it asked, bounds the time.
+// A process forked while its parent compiled has none of the threads that held the parent's
+// leases, so it counts its own from none.
 class MachinePool {
  public:
   class Lease {
@@ -294,6 +297,10 @@ class MachinePool {
   Result<Lease> borrow(llvm::CodeGenOptLevel level) {
     {
       std::unique_lock lock(mutex_);
+      if (const pid_t process = ::getpid(); process != owner_) {
+        owner_ = process;
+        lent_ = 0;
+      }
       returned_.wait(lock, [this] { return lent_ < cores_; });
       ++lent_;
       std::vector<std::unique_ptr<llvm::TargetMachine>>& free = free_[index(level)];
@@ -339,6 +346,7 @@ class MachinePool {
   std::mutex mutex_;
   std::condition_variable returned_;
   unsigned lent_ = 0;
+  pid_t owner_ = ::getpid();
   std::array<std::vector<std::unique_ptr<llvm::TargetMachine>>, 2> free_;
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -689,6 +690,46 @@ TEST(Tiers, AForkedChildLinksCodeOfItsOwn) {
   ::close(to_child[1]);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's status: " << status;
+}
+
+// A process forked while its parent compiles in the background has none of the threads that
+// were compiling. Its own compiles must not wait for them to hand their cores back: the child
+// compiles a codec of its own and runs it. The parent forks while the optimizing compile of
+// MediaContent's JSON codec, its largest, is likely under way on both cores. The parent gives
+// the child a minute, so that a child that waits forever fails the test rather than hanging it.
+TEST(Tiers, AChildForkedWhileItsParentCompilesCompilesToo) {
+  WithoutJitEnvironment env;
+  Engine e(EngineOptions{.jit = JitPolicy::Async});
+  ASSERT_TRUE(register_all(e).ok());
+  (void)codec_of<MediaContent>(e, Format::Json);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const bool compiled =
+        e.compile_all({.types = {"MediaContent"}, .formats = {Format::Binary}}).ok();
+    Codec<MediaContent> binary = codec_of<MediaContent>(e, Format::Binary);
+    const MediaContent media = make_media_content();
+    Buffer written;
+    MediaContent back;
+    const bool ok = compiled && binary.dyn().stats().tier == Tier::Compiled &&
+                    binary.serialize(media, written).ok() &&
+                    binary.deserialize(written.bytes(), back).ok() && back == media;
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  pid_t done = 0;
+  for (int waited = 0; waited < 600 && done == 0; ++waited) {
+    done = ::waitpid(child, &status, WNOHANG);
+    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (done == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL() << "the child was still compiling after a minute";
+  }
+  ASSERT_EQ(done, child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's status: " << status;
 }
 
