@@ -265,10 +265,10 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
 // serves one module at a time, and generating code at one optimization level leaves settings
 // behind (FastISel), so each level has machines of its own.
 //
-// A lease is a module being compiled, and the pool lends at most one per core. Compiles that
-// ran beyond that shared the cores and all finished late: MediaContent's two codecs, four
-// modules on two cores, took as long as compiling them one after another on one core would
-// have, while the largest module, given a core of its own as soon as it asked, bounds the time.
+// A lease is a module being compiled, and the pool lends at most one per core. Compiles beyond
+// that shared the cores: of MediaContent's two codecs, four modules on two cores, the largest
+// shared its core until the end and finished last, while given a core of its own as soon as it
+// asks, it finishes about when the other three do on the other core.
 // A process forked while its parent compiled has none of the threads that held the parent's
 // leases, so it counts its own from none.
 class MachinePool {
