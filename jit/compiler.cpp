@@ -45,6 +45,7 @@
 #include "jit/code_memory.h"
 #include "jit/host_binder.h"
 #include "jit/host_bits.h"
+#include "jit/import_table.h"
 #include "jit/perf_jitdump.h"
 #include "jit/plan_to_ir.h"
 
@@ -399,6 +400,11 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what,
     // calls stay calls of the library's optimized code. Merging the routines, as optimized
     // code does, took half of a first-tier compile of nested types for little speed.
     if (Status s = run_pipeline(*built.module, machine, ""); !s) return s;
+    route_imports_through_table(*built.module);
+    problems.clear();
+    if (llvm::verifyModule(*built.module, &os)) {
+      return Status(Errc::jit_failed, "first-tier IR does not verify: " + problems);
+    }
   }
   if (what == Build::Optimized) {
     // Not the O2 pipeline: measured on MediaContent, O2 took ~90 ms of a ~125 ms compile,
@@ -418,6 +424,7 @@ Result<Built> build(const Plan& plan, const RunOptions& options, Build what,
         !s) {
       return s;
     }
+    route_imports_through_table(*built.module);
     // Code generation calls report_fatal_error on some IR it cannot lower; IR that the
     // pipeline left invalid is refused here instead, and the codec stays interpreted.
     problems.clear();
@@ -620,6 +627,7 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
   auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&(*jit)->getObjLinkingLayer());
   if (!linker) return Status(Errc::jit_failed, "LLJIT links with RuntimeDyld, not JITLink");
   linker->addPlugin(impl->hosts);
+  linker->addPlugin(std::make_unique<ImportTableSealer>());
   if (options.perf) linker->addPlugin(std::make_unique<PerfJitdumpPlugin>());
   if (options.debugger) {
     if (llvm::Error e = llvm::orc::enableDebuggerSupport(**jit)) {
