@@ -25,22 +25,28 @@ namespace {
 namespace fs = std::filesystem;
 
 // "JITSERC" and the layout's version: a file of another version is not read.
-constexpr char kMagic[8] = {'J', 'I', 'T', 'S', 'E', 'R', 'C', 1};
+constexpr char kMagic[8] = {'J', 'I', 'T', 'S', 'E', 'R', 'C', 2};
 constexpr std::string_view kSuffix = ".jitcode";
 constexpr std::string_view kTemporary = ".tmp.";
 // A temporary file this old was left by a writer that died.
 constexpr auto kAbandoned = std::chrono::minutes(10);
 
-// The header: the magic, the length of each part, and a checksum of all of them.
+// The header: the magic, the identity's digest, the length of each other part, and a checksum
+// of the digest and the parts.
 struct Header {
   char magic[8];
-  std::uint64_t identity;
+  IdentityDigest identity;
   std::uint64_t environment;
   std::uint64_t hosts;
   std::uint64_t object;
-  std::uint64_t checksum;  // XXH64 of the parts, in order
+  std::uint64_t checksum;  // checksum() of the digest and the parts, in order
 };
-static_assert(sizeof(Header) == 48);
+static_assert(sizeof(Header) == 56);
+
+// The checksum of the digest and the parts: the parts' XXH64, seeded with the digest's.
+std::uint64_t checksum(const IdentityDigest& identity, std::string_view body) {
+  return XXH64(body.data(), body.size(), XXH64(&identity, sizeof identity, 0));
+}
 
 Status io_failure(const std::string& what, const std::string& path) {
   return Status(Errc::cannot_read, what + " " + path + ": " + std::strerror(errno));
@@ -199,17 +205,17 @@ Result<CacheFile> parse_cache_file(std::string_view bytes) {
   }
   const std::uint64_t body = bytes.size() - sizeof h;
   // Each part at most the body, so the sum cannot wrap.
-  if (h.identity > body || h.environment > body || h.hosts > body || h.object > body ||
-      h.identity + h.environment + h.hosts + h.object != body) {
-    return bad(h.identity + h.environment + h.hosts + h.object > body
-                   ? "truncated: shorter than its header says"
-                   : "longer than its header says");
+  if (h.environment > body || h.hosts > body || h.object > body ||
+      h.environment + h.hosts + h.object != body) {
+    return bad(h.environment + h.hosts + h.object > body ? "truncated: shorter than its header says"
+                                                         : "longer than its header says");
   }
   const char* p = bytes.data() + sizeof h;
-  if (XXH64(p, body, 0) != h.checksum) return bad("corrupted: its checksum does not match");
+  if (checksum(h.identity, std::string_view(p, body)) != h.checksum) {
+    return bad("corrupted: its checksum does not match");
+  }
   CacheFile file;
-  file.identity.assign(p, h.identity);
-  p += h.identity;
+  file.identity = h.identity;
   file.environment.assign(p, h.environment);
   p += h.environment;
   file.object.host_names = split(std::string_view(p, h.hosts));
@@ -220,15 +226,15 @@ Result<CacheFile> parse_cache_file(std::string_view bytes) {
 
 Status write_cache_file(const std::string& path, const CacheFile& file) {
   const std::string hosts = joined(file.object.host_names);
-  std::string body = file.identity + file.environment + hosts;
+  std::string body = file.environment + hosts;
   body.append(file.object.bytes.data(), file.object.bytes.size());
   Header h;
   std::memcpy(h.magic, kMagic, sizeof kMagic);
-  h.identity = file.identity.size();
+  h.identity = file.identity;
   h.environment = file.environment.size();
   h.hosts = hosts.size();
   h.object = file.object.bytes.size();
-  h.checksum = XXH64(body.data(), body.size(), 0);
+  h.checksum = checksum(h.identity, body);
 
   // A name no other writer uses: this process and thread.
   const std::string temporary =
@@ -271,16 +277,21 @@ Result<std::unique_ptr<CodeCache>> CodeCache::open(const std::string& dir, std::
   return std::make_unique<CodeCache>(dir, std::move(environment), max_bytes);
 }
 
-std::string CodeCache::path_of(const std::string& identity) const {
+IdentityDigest digest_of(std::string_view identity) {
   const XXH128_hash_t hash = XXH3_128bits(identity.data(), identity.size());
+  return {hash.high64, hash.low64};
+}
+
+std::string CodeCache::path_of(const IdentityDigest& identity) const {
   char name[33];
-  std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(hash.high64),
-                static_cast<unsigned long long>(hash.low64));
+  std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(identity.high),
+                static_cast<unsigned long long>(identity.low));
   return dir_ + "/" + name + std::string(kSuffix);
 }
 
 CacheLookup CodeCache::load(const std::string& identity) const {
-  const std::string path = path_of(identity);
+  const IdentityDigest digest = digest_of(identity);
+  const std::string path = path_of(digest);
   const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     if (errno == ENOENT) return {std::nullopt, "no file"};
@@ -288,7 +299,7 @@ CacheLookup CodeCache::load(const std::string& identity) const {
   }
   Result<CacheFile> file = read_open_file(fd, path);
   if (!file) return {std::nullopt, "ignored a file: " + file.status().message()};
-  if (file->identity != identity) {
+  if (file->identity != digest) {
     return {std::nullopt, "ignored a file: it holds another codec's code"};
   }
   if (file->environment != environment_) {
@@ -300,8 +311,9 @@ CacheLookup CodeCache::load(const std::string& identity) const {
 }
 
 Status CodeCache::store(const std::string& identity, const CachedObject& object) const {
-  const std::string path = path_of(identity);
-  Status s = write_cache_file(path, CacheFile{identity, environment_, object});
+  const IdentityDigest digest = digest_of(identity);
+  const std::string path = path_of(digest);
+  Status s = write_cache_file(path, CacheFile{digest, environment_, object});
   std::error_code missing;
   const std::uintmax_t bytes = s.ok() ? fs::file_size(path, missing) : 0;
   std::lock_guard lock(count_mutex_);

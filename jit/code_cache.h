@@ -1,8 +1,8 @@
 // The persistent code cache (docs/jit.md): compiled objects kept in a directory across runs, so
 // that a program that starts again links its codecs' code instead of compiling it.
 //
-// A file is named by a hash of its codec's identity (what decides the code: the Plan, the run
-// options) and holds, after a header, that identity in full, the environment it was compiled
+// A file is named by a digest of its codec's identity (what decides the code: the Plan, the run
+// options) and holds, after a header, that digest, the environment it was compiled
 // in (LLVM, CPU, kernels, build), the names of the host symbols the object refers to, and the
 // object. Every part is checked before the object is used: a file that is truncated, corrupted,
 // of another identity or environment is ignored, with the reason, and replaced when the codec
@@ -37,9 +37,19 @@ struct CacheLookup {
   std::string why_not;
 };
 
+/// The XXH3-128 digest of a codec's identity: its file's name, and kept in the file, so that a
+/// file another codec's code was copied or renamed to is told apart. A codec's identity runs to
+/// kilobytes, which a warm cache read and compared for every file.
+struct IdentityDigest {
+  std::uint64_t high = 0;
+  std::uint64_t low = 0;
+  bool operator==(const IdentityDigest&) const = default;
+};
+IdentityDigest digest_of(std::string_view identity);
+
 /// What a cache file holds besides its header.
 struct CacheFile {
-  std::string identity;
+  IdentityDigest identity;
   std::string environment;
   CachedObject object;
 };
@@ -90,7 +100,7 @@ class CodeCache {
       : dir_(std::move(dir)), environment_(std::move(environment)), max_bytes_(max_bytes) {}
 
  private:
-  std::string path_of(const std::string& identity) const;
+  std::string path_of(const IdentityDigest& identity) const;
   /// Removes the least recently used files while the directory holds more than its bound;
   /// returns what it holds then.
   std::uint64_t evict() const;
