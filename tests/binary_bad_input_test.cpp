@@ -123,6 +123,32 @@ TEST(BadInput, InvalidUtf8) {
   EXPECT_EQ(read_one<std::string>("4A 01 02 C0 AF").code(), Errc::invalid_utf8);     // overlong
 }
 
+// A byte that no UTF-8 text holds, at every place of strings of every length up to past the
+// checks' widest step, is refused at its offset; the same string without it reads.
+TEST(BadInput, ABadByteAnywhereInAStringIsFound) {
+  Engine e(bare());
+  ASSERT_TRUE(test::add_one<std::string>(e).ok());
+  auto codec = test::codec_of<One<std::string>>(e);
+  Buffer out;
+  One<std::string> back;
+  for (std::size_t n = 1; n <= 70; ++n) {
+    ASSERT_TRUE(codec.serialize(One<std::string>{std::string(n, 'x')}, out).ok());
+    std::vector<std::uint8_t> bytes(out.bytes().begin(), out.bytes().end());
+    const std::size_t first = bytes.size() - n;  // the string's bytes end the input
+    for (std::size_t at = 0; at < n; ++at) {
+      for (const std::uint8_t bad : {0x80, 0xFF}) {
+        bytes[first + at] = bad;
+        const Status s = codec.deserialize(bytes, back);
+        EXPECT_EQ(s.code(), Errc::invalid_utf8) << n << " " << at << " " << int{bad};
+        EXPECT_EQ(s.offset(), first + at) << n << " " << at << " " << int{bad};
+      }
+      bytes[first + at] = 'x';
+    }
+    ASSERT_TRUE(codec.deserialize(bytes, back).ok()) << n;
+    EXPECT_EQ(back.v, std::string(n, 'x'));
+  }
+}
+
 using test::add_color;
 using test::Color;
 
