@@ -1,8 +1,8 @@
 // Storing a short string into a string without a call, for the kernels' readers, and checking
-// text as ASCII a word at a time, for their writers. The standard layout of every string
-// (typeinfo/strings.h) starts with a data pointer with room for 15 chars and a terminator (its
-// local buffer, or a heap block of more), then the size, as jit::std_layouts_match checks
-// before any compiled code runs.
+// a short text as ASCII a word at a time, for their writers (longer ones: typeinfo/utf8.h). The
+// standard layout of every string (typeinfo/strings.h) starts with a data pointer with room for 15
+// chars and a terminator (its local buffer, or a heap block of more), then the size, as
+// jit::std_layouts_match checks before any compiled code runs.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "typeinfo/strings.h"
+#include "typeinfo/utf8.h"
 
 namespace jitser {
 
@@ -34,23 +35,6 @@ inline bool ascii_prefix(const void* sixteen, std::size_t n) {
   const std::uint64_t lo_mask = n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   const std::uint64_t hi_mask = n > 8 ? (std::uint64_t{1} << (bits - 64)) - 1 : 0;
   return (((lo & lo_mask) | (hi & hi_mask)) & 0x8080808080808080ull) == 0;
-}
-
-/// Whether the n >= 16 bytes at data are ASCII (and so UTF-8), 16 at a time, the last 16
-/// overlapping those before.
-[[gnu::always_inline]] inline bool all_ascii(const char* data, std::size_t n) {
-  using Word = unsigned char __attribute__((vector_size(16)));
-  Word any = {};
-  Word w;
-  for (std::size_t i = 0; i + 16 <= n; i += 16) {
-    std::memcpy(&w, data + i, 16);
-    any |= w;
-  }
-  std::memcpy(&w, data + n - 16, 16);
-  any |= w;
-  std::uint64_t halves[2];
-  std::memcpy(halves, &any, 16);
-  return ((halves[0] | halves[1]) & 0x8080808080808080ull) == 0;
 }
 
 }  // namespace jitser

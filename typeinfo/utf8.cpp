@@ -8,40 +8,26 @@ namespace {
 
 constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 
-// Sixteen bytes as one value, which GCC and Clang keep in one vector register (SSE2 on x86-64).
-using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
-
-// True when every byte is below 0x80, checked sixteen bytes at a time (or eight, below
-// sixteen); the last step overlaps the one before it rather than ending byte by byte. Strings
-// are checked as they are read, and a word at a time took about as long as copying them.
-bool all_ascii(const std::uint8_t* s, std::size_t n) {
+// True when every byte is below 0x80: from sixteen bytes a vector at a time, below that a
+// word or a byte at a time. Strings are checked as they are read, and a word at a time took
+// about as long as copying them.
+bool ascii_only(const std::uint8_t* s, std::size_t n) {
+  if (n >= 16) return all_ascii(reinterpret_cast<const char*>(s), n);
   if (n < 8) {
     std::uint8_t any = 0;
     for (std::size_t i = 0; i < n; ++i) any |= s[i];
     return any < 0x80;
   }
-  if (n < 16) {
-    std::uint64_t head, tail;
-    std::memcpy(&head, s, 8);
-    std::memcpy(&tail, s + n - 8, 8);
-    return ((head | tail) & kHighBits) == 0;
-  }
-  Bytes16 any{}, bytes;
-  for (std::size_t i = 0; i + 16 <= n; i += 16) {
-    std::memcpy(&bytes, s + i, 16);
-    any |= bytes;
-  }
-  std::memcpy(&bytes, s + n - 16, 16);
-  any |= bytes;
-  std::uint64_t halves[2];
-  std::memcpy(halves, &any, 16);
-  return ((halves[0] | halves[1]) & kHighBits) == 0;
+  std::uint64_t head, tail;
+  std::memcpy(&head, s, 8);
+  std::memcpy(&tail, s + n - 8, 8);
+  return ((head | tail) & kHighBits) == 0;
 }
 
 }  // namespace
 
 bool valid_utf8(const std::uint8_t* s, std::size_t n, std::size_t* bad) {
-  if (all_ascii(s, n)) return true;
+  if (ascii_only(s, n)) return true;
   std::size_t i = 0;
   while (i < n) {
     // ASCII runs, eight bytes at a time: most text is mostly ASCII.

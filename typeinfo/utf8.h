@@ -4,9 +4,28 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace jitser {
+
+/// Whether the n >= 16 bytes at data are ASCII (and so UTF-8), 16 at a time in one vector
+/// register (SSE2 on x86-64), the last 16 overlapping those before. In line, for the kernels'
+/// readers and writers.
+[[gnu::always_inline]] inline bool all_ascii(const char* data, std::size_t n) {
+  using Bytes16 = unsigned char __attribute__((vector_size(16)));
+  Bytes16 any = {};
+  Bytes16 bytes;
+  for (std::size_t i = 0; i + 16 <= n; i += 16) {
+    std::memcpy(&bytes, data + i, 16);
+    any |= bytes;
+  }
+  std::memcpy(&bytes, data + n - 16, 16);
+  any |= bytes;
+  std::uint64_t halves[2];
+  std::memcpy(halves, &any, 16);
+  return ((halves[0] | halves[1]) & 0x8080808080808080ull) == 0;
+}
 
 /// True when the bytes are well-formed UTF-8. On failure, *bad (if given) is the offset of the
 /// first byte of the bad sequence.
