@@ -139,6 +139,58 @@ Status add_graph(Engine& e, const char* name) {
                    .field("ttl", &G::ttl));
 }
 
+// A deep copy of `g` into the empty graph `r`, keeping which positions share an account;
+// `make_account` makes an empty account (payloads.h, copy_graph).
+template <class G, class MakeAccount>
+void copy_graph_into(const G& g, G& r, MakeAccount make_account) {
+  using A = typename decltype(g.accounts)::value_type::element_type;
+  // The copy of each account, by the original's address: every account of the graph, made up
+  // front in address order so that each link finds its copy by binary search.
+  std::vector<std::pair<const A*, std::shared_ptr<A>>> made;
+  made.reserve(g.accounts.size());
+  for (const auto& a : g.accounts) {
+    if (a) made.emplace_back(a.get(), make_account());
+  }
+  std::sort(made.begin(), made.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  made.erase(std::unique(made.begin(), made.end(),
+                         [](const auto& x, const auto& y) { return x.first == y.first; }),
+             made.end());
+  const auto copy_of = [&made](const std::shared_ptr<A>& a) -> std::shared_ptr<A> {
+    if (!a) return nullptr;
+    const auto at = std::lower_bound(made.begin(), made.end(), a.get(),
+                                     [](const auto& x, const A* p) { return x.first < p; });
+    if (at == made.end() || at->first != a.get()) std::abort();  // not one of the graph's
+    return at->second;
+  };
+  for (const auto& [from, to] : made) {
+    to->id = from->id;
+    to->name = from->name;
+    to->role = from->role;
+    to->balance = from->balance;
+    // Sized, then copied as one block, as readers fill it: libstdc++ copies a vector with a
+    // polymorphic allocator an element at a time.
+    to->avatar.resize(from->avatar.size());
+    std::copy(from->avatar.begin(), from->avatar.end(), to->avatar.begin());
+    for (const auto& [key, count] : from->counters)
+      to->counters.emplace_hint(to->counters.end(), key, count);
+    to->created = from->created;
+    to->manager = copy_of(from->manager);
+    to->friends.reserve(from->friends.size());
+    for (const auto& f : from->friends) to->friends.push_back(copy_of(f));
+  }
+  r.accounts.reserve(g.accounts.size());
+  for (const auto& a : g.accounts) r.accounts.push_back(copy_of(a));
+  for (const auto& [name, a] : g.by_name) r.by_name.emplace_hint(r.by_name.end(), name, copy_of(a));
+  r.owner = copy_of(g.owner);
+  r.notes.reserve(g.notes.size());
+  for (const auto& [id, note] : g.notes) r.notes.emplace(id, note);
+  r.total = g.total;
+  if (g.attachment) r.attachment = std::make_unique<Attachment>(*g.attachment);
+  r.dims = g.dims;
+  r.ttl = g.ttl;
+}
+
 }  // namespace
 
 Graph::~Graph() {
@@ -348,49 +400,14 @@ Graph make_graph() {
 }
 
 Graph copy_graph(const Graph& g) {
-  // The copy of each account, by the original's address: every account of the graph, made up
-  // front in address order so that each link finds its copy by binary search.
-  std::vector<std::pair<const Account*, std::shared_ptr<Account>>> made;
-  made.reserve(g.accounts.size());
-  for (const auto& a : g.accounts) {
-    if (a) made.emplace_back(a.get(), std::make_shared<Account>());
-  }
-  std::sort(made.begin(), made.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  made.erase(std::unique(made.begin(), made.end(),
-                         [](const auto& x, const auto& y) { return x.first == y.first; }),
-             made.end());
-  const auto copy_of = [&made](const std::shared_ptr<Account>& a) -> std::shared_ptr<Account> {
-    if (!a) return nullptr;
-    const auto at = std::lower_bound(made.begin(), made.end(), a.get(),
-                                     [](const auto& x, const Account* p) { return x.first < p; });
-    if (at == made.end() || at->first != a.get()) std::abort();  // not one of the graph's
-    return at->second;
-  };
-  for (const auto& [from, to] : made) {
-    to->id = from->id;
-    to->name = from->name;
-    to->role = from->role;
-    to->balance = from->balance;
-    to->avatar = from->avatar;
-    for (const auto& [key, count] : from->counters)
-      to->counters.emplace_hint(to->counters.end(), key, count);
-    to->created = from->created;
-    to->manager = copy_of(from->manager);
-    to->friends.reserve(from->friends.size());
-    for (const auto& f : from->friends) to->friends.push_back(copy_of(f));
-  }
   Graph r;
-  r.accounts.reserve(g.accounts.size());
-  for (const auto& a : g.accounts) r.accounts.push_back(copy_of(a));
-  for (const auto& [name, a] : g.by_name) r.by_name.emplace_hint(r.by_name.end(), name, copy_of(a));
-  r.owner = copy_of(g.owner);
-  r.notes.reserve(g.notes.size());
-  for (const auto& [id, note] : g.notes) r.notes.emplace(id, note);
-  r.total = g.total;
-  if (g.attachment) r.attachment = std::make_unique<Attachment>(*g.attachment);
-  r.dims = g.dims;
-  r.ttl = g.ttl;
+  copy_graph_into(g, r, [] { return std::make_shared<Account>(); });
+  return r;
+}
+
+GraphPmr copy_graph(const GraphPmr& g, std::pmr::memory_resource* resource) {
+  GraphPmr r(resource);
+  copy_graph_into(g, r, [&r] { return std::allocate_shared<AccountPmr>(r.get_allocator()); });
   return r;
 }
 

@@ -237,6 +237,8 @@ Graph make_graph();
 /// and freeing a Graph's objects costs with no decoding, the floor under any reader into a
 /// fresh Graph (bench/README.md). Every account `g` links to must be one of `g.accounts`.
 Graph copy_graph(const Graph& g);
+/// The same for a GraphPmr, into a fresh one over `resource`: the floor under a reader into it.
+GraphPmr copy_graph(const GraphPmr& g, std::pmr::memory_resource* resource);
 StringList make_string_list();
 StringMap make_string_map();
 StringMapPmr make_string_map_pmr();
