@@ -213,6 +213,86 @@ TEST_P(Pmr, CutInputIsAnErrorAndLeavesAValidValue) {
   }
 }
 
+// Maps keyed by strings too long to live inside the string: where the keys are read shows.
+struct Index {
+  std::pmr::map<std::pmr::string, std::pmr::string> ordered;
+  std::pmr::unordered_map<std::pmr::string, std::int32_t> hashed;
+
+  Index() = default;
+  explicit Index(std::pmr::memory_resource* r) : ordered(r), hashed(r) {}
+  friend bool operator==(const Index&, const Index&) = default;
+};
+
+Index make_index(int first, int n) {
+  Index x;
+  for (int i = first; i < first + n; ++i) {
+    x.ordered.emplace(text("key", i), text("value", i));
+    x.hashed.emplace(text("hashed key", i), i);
+  }
+  return x;
+}
+
+// Counts what is asked of it, and takes it from the global heap.
+class CountingResource : public std::pmr::memory_resource {
+ public:
+  int allocations = 0;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    ++allocations;
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+};
+
+// Makes `resource` the default memory resource while it lives.
+class DefaultResource {
+ public:
+  explicit DefaultResource(std::pmr::memory_resource* resource)
+      : before_(std::pmr::set_default_resource(resource)) {}
+  DefaultResource(const DefaultResource&) = delete;
+  DefaultResource& operator=(const DefaultResource&) = delete;
+  ~DefaultResource() { std::pmr::set_default_resource(before_); }
+
+ private:
+  std::pmr::memory_resource* before_;
+};
+
+// A map's keys are read in the map's own resource, fresh entries and reused ones alike: a
+// reader that read them into a string of the default resource and moved them in would copy each
+// one, and draw on memory the caller did not give it.
+TEST_P(Pmr, AMapsKeysAreReadInItsResourceAlone) {
+  Engine e;
+  ASSERT_TRUE(
+      e.add(
+           Struct<Index>("Index").field("ordered", &Index::ordered).field("hashed", &Index::hashed))
+          .ok());
+  Codec<Index> codec = test::codec_of<Index>(e, GetParam());
+  Arena arena;
+  Index target(arena.resource());
+  for (auto [first, n] : {std::pair{0, 12}, std::pair{50, 5}, std::pair{3, 20}}) {
+    const Index sent = make_index(first, n);
+    const std::string bytes = serialized(e, sent, GetParam());
+    CountingResource elsewhere;
+    {
+      DefaultResource during_the_read(&elsewhere);
+      ASSERT_TRUE(codec.deserialize(bytes, target).ok()) << first;
+    }
+    EXPECT_EQ(elsewhere.allocations, 0) << first;
+    EXPECT_TRUE(target == sent) << first;
+    for (const auto& [key, value] : target.ordered) {
+      EXPECT_TRUE(arena.holds(key.data())) << key;
+      EXPECT_TRUE(arena.holds(value.data())) << key;
+    }
+    for (const auto& [key, value] : target.hashed) EXPECT_TRUE(arena.holds(key.data())) << key;
+  }
+}
+
 // A graph whose root is allocator-aware: what a read makes behind its shared_ptrs comes from
 // the root's resource, each node's own pmr members included, since Node is allocator-aware too.
 struct Node {

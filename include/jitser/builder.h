@@ -21,6 +21,7 @@
 #include <optional>
 #include <ratio>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -300,7 +301,7 @@ concept NodeMap = requires(M& m, typename M::node_type& n) {
 template <class M>
 struct MapRefill {
   using K = typename M::key_type;
-  explicit MapRefill(const M& map) : spare(like(map)) {}
+  explicit MapRefill(const M& map) : spare(like(map)), key(key_like(map)) {}
   static M like(const M& map) {
     if constexpr (requires { M(map.key_comp(), map.get_allocator()); }) {
       return M(map.key_comp(), map.get_allocator());
@@ -312,9 +313,18 @@ struct MapRefill {
       return M();
     }
   }
+  // A key in the map's allocator (a pmr map's resource), so that one read into it and moved
+  // into the map is moved, not copied from memory elsewhere.
+  static K key_like(const M& map) {
+    if constexpr (requires { map.get_allocator(); }) {
+      return std::make_obj_using_allocator<K>(map.get_allocator());
+    } else {
+      return K{};
+    }
+  }
   M spare;
   std::conditional_t<NodeMap<M>, typename M::node_type, bool> entry{};
-  K key{};
+  K key;
 };
 
 template <class M>
@@ -369,6 +379,15 @@ const MapOps* map_ops_for() {
         Refill& r = *std::launder(static_cast<Refill*>(state));
         if constexpr (NodeMap<M>) {
           if (r.entry.empty() && !r.spare.empty()) r.entry = r.spare.extract(r.spare.begin());
+          // An ordered map's new entry is made as a node too, in the map's allocator: the key is
+          // read where it stays, and putting the node in compares keys once, where try_emplace
+          // with a hint compares twice. (An unordered spare would allocate buckets for it.)
+          if constexpr (requires(const M& m) { m.key_comp(); }) {
+            if (r.entry.empty()) {
+              r.entry = r.spare.extract(
+                  r.spare.emplace(std::piecewise_construct, std::tuple<>(), std::tuple<>()).first);
+            }
+          }
           if (!r.entry.empty()) return &r.entry.key();
         }
         return &r.key;
