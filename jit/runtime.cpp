@@ -1,5 +1,7 @@
 #include "jit/runtime.h"
 
+#include <array>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <memory_resource>
@@ -26,8 +28,12 @@ std::size_t size_at(const T& object, std::size_t offset) {
   return n;
 }
 // A pmr string or vector is its standard one after the resource pointer (typeinfo/strings.h).
+// The arena lives on the stack and has no upstream: the check runs when an engine first compiles,
+// which may be inside a caller's read, and must not draw on the caller's default resource.
 bool pmr_layouts_match() {
-  std::pmr::monotonic_buffer_resource arena;
+  std::array<std::byte, 256> space;
+  std::pmr::monotonic_buffer_resource arena(space.data(), space.size(),
+                                            std::pmr::null_memory_resource());
   const std::pmr::string local("abc", &arena);
   const std::pmr::string heap(40, 'x', &arena);
   const std::pmr::vector<int> v({1, 2, 3}, &arena);
