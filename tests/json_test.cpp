@@ -339,6 +339,38 @@ TEST(Json, BytesAreBase64) {
   }
 }
 
+// Every length, so that the last group comes whole and with one or two '=' after groups that
+// decode together; and a character outside the alphabet in each place of the text, which the
+// reader finds wherever it is.
+TEST(Json, Base64OfEveryLengthAndABadCharacterAnywhere) {
+  Engine e;
+  ASSERT_TRUE(test::add_one<std::vector<std::uint8_t>>(e).ok());
+  Codec<One<std::vector<std::uint8_t>>> codec =
+      test::codec_of<One<std::vector<std::uint8_t>>>(e, Format::Json);
+  for (std::size_t n = 0; n <= 40; ++n) {
+    One<std::vector<std::uint8_t>> sent;
+    for (std::size_t i = 0; i < n; ++i) sent.v.push_back(static_cast<std::uint8_t>(i * 37 + n));
+    Buffer out;
+    ASSERT_TRUE(codec.serialize(sent, out).ok());
+    const std::string text = text_of(out);
+    One<std::vector<std::uint8_t>> back;
+    ASSERT_TRUE(codec.deserialize(bytes_of(text), back).ok()) << text;
+    EXPECT_EQ(back.v, sent.v) << text;
+    const std::size_t first = text.find(":\"") + 2;
+    const std::size_t end = text.rfind('"');
+    for (std::size_t at = first; at < end; ++at) {
+      for (const char bad : {'!', '-', '_', '=', ' '}) {
+        // In the last group an '=' may make another valid text ("5gA=" to "5g==").
+        if (bad == '=' && at + 4 >= end) continue;
+        std::string broken = text;
+        broken[at] = bad;
+        const Status s = codec.deserialize(bytes_of(broken), back);
+        EXPECT_EQ(s.code(), Errc::invalid_base64) << broken;
+      }
+    }
+  }
+}
+
 TEST(Json, DecimalsKeepEveryDigit) {
   EXPECT_EQ(write(One<Decimal>{{12345, 2}}), R"({"v":123.45})");
   EXPECT_EQ(write(One<Decimal>{{-5, 3}}), R"({"v":-0.005})");

@@ -1,6 +1,7 @@
 #include "formats/json/json_text.h"
 
 #include <array>
+#include <cstring>
 #include <limits>
 
 #include "formats/decimal_digits.h"
@@ -70,34 +71,60 @@ bool parse_decimal(std::string_view number, Decimal* out) {
   return true;
 }
 
-bool decode_base64(std::string_view text, std::uint8_t* out, std::size_t* n) {
-  static constexpr std::array<std::int8_t, 256> value = [] {
-    std::array<std::int8_t, 256> t{};
-    t.fill(-1);
-    const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (int i = 0; i < 64; ++i)
-      t[static_cast<unsigned char>(alphabet[i])] = static_cast<std::int8_t>(i);
-    return t;
-  }();
-  if (text.size() % 4) return false;
-  std::size_t o = 0;
-  for (std::size_t i = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
-    int pad = 0;
-    if (last && text[i + 3] == '=') pad = text[i + 2] == '=' ? 2 : 1;
-    std::uint32_t v = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int d = k >= 4 - pad ? 0 : value[static_cast<unsigned char>(text[i + k])];
-      if (d < 0) return false;
-      v = v << 6 | static_cast<std::uint32_t>(d);
-    }
-    // Padding must leave the unused bits zero: one encoding per byte string.
-    if ((pad == 1 && (v & 0xFF)) || (pad == 2 && (v & 0xFFFF))) return false;
-    out[o++] = static_cast<std::uint8_t>(v >> 16);
-    if (pad < 2) out[o++] = static_cast<std::uint8_t>(v >> 8);
-    if (pad < 1) out[o++] = static_cast<std::uint8_t>(v);
+namespace {
+
+// A character's six bits where its place in a group of four puts them, one table per place, so
+// that a group decodes with four loads and three ors. A character outside the alphabet sets a
+// bit above the group's 24, which one test finds for any number of groups.
+constexpr std::uint32_t kNotBase64 = 0x80000000;
+using Base64Tables = std::array<std::array<std::uint32_t, 256>, 4>;
+constexpr Base64Tables kBase64Tables = [] {
+  Base64Tables t{};
+  for (auto& place : t) place.fill(kNotBase64);
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    const auto c = static_cast<unsigned char>(kBase64Alphabet[i]);
+    for (int place = 0; place < 4; ++place) t[place][c] = i << (18 - 6 * place);
   }
-  *n = o;
+  return t;
+}();
+
+std::uint32_t base64_group(const unsigned char* s) {
+  return kBase64Tables[0][s[0]] | kBase64Tables[1][s[1]] | kBase64Tables[2][s[2]] |
+         kBase64Tables[3][s[3]];
+}
+
+}  // namespace
+
+bool decode_base64(std::string_view text, std::uint8_t* out, std::size_t* n) {
+  if (text.size() % 4) return false;
+  if (text.empty()) {
+    *n = 0;
+    return true;
+  }
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const unsigned char* last = s + text.size() - 4;
+  std::uint8_t* o = out;
+  // Every group before the last is whole: its three bytes go out as one four-byte store (the
+  // fourth is overwritten by the next group), and bad characters are looked for once, after.
+  std::uint32_t seen = 0;
+  for (; s < last; s += 4, o += 3) {
+    const std::uint32_t v = base64_group(s);
+    seen |= v;
+    const std::uint32_t bytes = __builtin_bswap32(v << 8);
+    std::memcpy(o, &bytes, sizeof bytes);
+  }
+  // The last group may end in one or two '=', which stand for no bits.
+  const int pad = s[3] != '=' ? 0 : s[2] == '=' ? 2 : 1;
+  std::uint32_t v = kBase64Tables[0][s[0]] | kBase64Tables[1][s[1]];
+  if (pad < 2) v |= kBase64Tables[2][s[2]];
+  if (pad < 1) v |= kBase64Tables[3][s[3]];
+  if ((seen | v) & kNotBase64) return false;
+  // Padding must leave the unused bits zero: one encoding per byte string.
+  if ((pad == 1 && (v & 0xFF)) || (pad == 2 && (v & 0xFFFF))) return false;
+  *o++ = static_cast<std::uint8_t>(v >> 16);
+  if (pad < 2) *o++ = static_cast<std::uint8_t>(v >> 8);
+  if (pad < 1) *o++ = static_cast<std::uint8_t>(v);
+  *n = static_cast<std::size_t>(o - out);
   return true;
 }
 

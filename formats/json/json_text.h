@@ -42,6 +42,9 @@ bool parse_uint(std::string_view text, std::uint64_t* out);
 /// 2, "15e-1" is 15 scale 1); false when the digits do not fit 64 bits or the scale 32.
 bool parse_decimal(std::string_view number, Decimal* out);
 
+/// Standard base64's sixty-four characters, each standing for its index (RFC 4648, section 4).
+inline constexpr char kBase64Alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 /// Most bytes decode_base64 writes for base64 text of n characters.
 inline constexpr std::size_t base64_decoded_size(std::size_t n) { return n / 4 * 3; }
 /// Standard base64 with padding (RFC 4648, section 4); false on anything else.

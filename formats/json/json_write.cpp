@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "formats/json/json_text.h"
 #include "formats/time_text.h"
 #include "typeinfo/utf8.h"
 
@@ -159,7 +160,7 @@ char* put_string(char* out, const char* data, std::size_t n) {
 }
 
 char* put_base64(char* out, const std::uint8_t* data, std::size_t n) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const char* alphabet = kBase64Alphabet;
   *out++ = '"';
   std::size_t i = 0;
   for (; i + 3 <= n; i += 3) {
