@@ -37,6 +37,11 @@ const od::document& doc_of(const unsigned char* storage) {
   return *reinterpret_cast<const od::document*>(storage);
 }
 
+// A character that can be part of a JSON number's text; where a number token ends.
+bool number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
 // What RFC 8259 calls a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
 bool is_number_text(std::string_view t) {
   std::size_t i = 0;
@@ -74,7 +79,7 @@ error_code number_token(H& h, std::string_view* out) {
     token = h.raw_json_token();
   }
   std::size_t n = 0;
-  while (n < token.size() && token[n] != '\0' && std::strchr("0123456789+-.eE", token[n])) ++n;
+  while (n < token.size() && number_char(token[n])) ++n;
   *out = token.substr(0, n);
   return simdjson::SUCCESS;
 }
@@ -182,7 +187,7 @@ std::size_t Document::end_of_text() const {
 bool Document::cut_off_number(const Slot* value) const {
   if (mode(const_cast<Slot*>(value)) != Mode::Value) return false;
   std::size_t at = offset(value);
-  while (at < size_ && std::strchr("0123456789+-.eE", begin_[at]) && begin_[at] != '\0') ++at;
+  while (at < size_ && number_char(begin_[at])) ++at;
   return at >= end_of_text();
 }
 
