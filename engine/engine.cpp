@@ -20,6 +20,7 @@
 #include "engine/interpreter.h"
 #include "formats/format_table.h"
 #include "jit/compiler.h"
+#include "jit/fork_gate.h"
 #include "jit/runtime.h"
 #include "typeinfo/layout.h"
 #include "typeinfo/memory.h"
@@ -229,8 +230,9 @@ struct Engine::Impl {
   // Compiles one codec unless it is compiled or failed already; waits for a compilation of it
   // under way on another thread. First-tier code first, installed as soon as it is linked,
   // then optimized code; under Sync with both tiers, only optimized code, since the caller
-  // waits for it anyway.
+  // waits for it anyway. A fork waits for it (jit/fork_gate.h).
   void compile(detail::CodecState& state) {
+    const jit::ForkGuard guard;
     std::lock_guard lock(state.compile_mutex);
     const JitState now = state.jit.load();
     if (now == JitState::Compiled || now == JitState::Failed || now == JitState::Off) return;

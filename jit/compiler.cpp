@@ -24,7 +24,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Instrumentation/AddressSanitizer.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -43,6 +42,7 @@
 #include "jit/code_cache.h"
 #include "jit/code_identity.h"
 #include "jit/code_memory.h"
+#include "jit/fork_gate.h"
 #include "jit/host_binder.h"
 #include "jit/host_bits.h"
 #include "jit/import_table.h"
@@ -270,8 +270,6 @@ Status run_pipeline(llvm::Module& module, llvm::TargetMachine& machine, const ch
 // that shared the cores: of MediaContent's two codecs, four modules on two cores, the largest
 // shared its core until the end and finished last, while given a core of its own as soon as it
 // asks, it finishes about when the other three do on the other core.
-// A process forked while its parent compiled has none of the threads that held the parent's
-// leases, so it counts its own from none.
 class MachinePool {
  public:
   class Lease {
@@ -298,10 +296,6 @@ class MachinePool {
   Result<Lease> borrow(llvm::CodeGenOptLevel level) {
     {
       std::unique_lock lock(mutex_);
-      if (const pid_t process = ::getpid(); process != owner_) {
-        owner_ = process;
-        lent_ = 0;
-      }
       returned_.wait(lock, [this] { return lent_ < cores_; });
       ++lent_;
       std::vector<std::unique_ptr<llvm::TargetMachine>>& free = free_[index(level)];
@@ -347,7 +341,6 @@ class MachinePool {
   std::mutex mutex_;
   std::condition_variable returned_;
   unsigned lent_ = 0;
-  pid_t owner_ = ::getpid();
   std::array<std::vector<std::unique_ptr<llvm::TargetMachine>>, 2> free_;
 };
 
@@ -594,9 +587,13 @@ struct Compiler::Impl {
 };
 
 Compiler::Compiler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Compiler::~Compiler() = default;
+Compiler::~Compiler() {
+  const ForkGuard guard;
+  impl_.reset();
+}
 
 Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& options) {
+  const ForkGuard guard;
   if (!std_layouts_match()) {
     return Status(Errc::jit_failed,
                   "this standard library lays out std::string, std::vector or smart pointers "
@@ -650,6 +647,7 @@ Result<std::unique_ptr<Compiler>> Compiler::create(const CompilerOptions& option
 
 Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deserialize,
                                         const RunOptions& options, CodeTier tier, bool reject) {
+  const ForkGuard guard;
   // Both directions' code comes from the cache when it has it. What it lacks compiles, each
   // direction its own module: with both to compile, the serializer compiles on a second
   // thread while this one compiles the deserializer. Code generation is most of a compile, so on
@@ -726,6 +724,7 @@ Result<CompiledCodec> Compiler::compile(const Plan& serialize, const Plan& deser
 }
 
 Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool optimized) {
+  const ForkGuard guard;
   const Build what = optimized ? Build::Optimized : Build::Emitted;
   MachinePool machines;
   Result<MachinePool::Lease> machine = machines.borrow(codegen_level(what));
@@ -740,6 +739,7 @@ Result<std::string> plan_ir(const Plan& plan, const RunOptions& options, bool op
 }
 
 Result<std::string> plan_asm(const Plan& plan, const RunOptions& options) {
+  const ForkGuard guard;
   MachinePool machines;
   Result<MachinePool::Lease> machine = machines.borrow(codegen_level(Build::Optimized));
   if (!machine) return machine.status();

@@ -4,7 +4,8 @@
 // One Compiler per Engine owns one LLJIT and every function it compiled; destroying it frees
 // that code. compile() may be called from several threads at once: each call builds one module
 // per direction (the deserializer's on a thread of its own), each in its own LLVMContext and
-// TargetMachine, and only linking goes through the shared LLJIT.
+// TargetMachine, and only linking goes through the shared LLJIT. Every function here holds the
+// fork gate (jit/fork_gate.h) while it runs.
 #pragma once
 
 #include <cstddef>

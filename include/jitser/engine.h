@@ -8,7 +8,9 @@
 //   codec->deserialize(out.bytes(), image);                                      // -> Status
 //
 // An Engine is safe to use from many threads. Codecs are cheap handles that stay valid while
-// their Engine lives; a codec's methods may be called concurrently.
+// their Engine lives; a codec's methods may be called concurrently. A process may fork while
+// its Engines compile in the background: fork() waits for the compiles under way, and the
+// child's Engines compile on threads of their own (docs/jit.md).
 //
 // Tiering: a codec works from its first call through the interpreter while LLVM compiles a
 // serializer and deserializer specialized to its type in the background; one atomic pointer
