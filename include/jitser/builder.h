@@ -379,15 +379,6 @@ const MapOps* map_ops_for() {
         Refill& r = *std::launder(static_cast<Refill*>(state));
         if constexpr (NodeMap<M>) {
           if (r.entry.empty() && !r.spare.empty()) r.entry = r.spare.extract(r.spare.begin());
-          // An ordered map's new entry is made as a node too, in the map's allocator: the key is
-          // read where it stays, and putting the node in compares keys once, where try_emplace
-          // with a hint compares twice. (An unordered spare would allocate buckets for it.)
-          if constexpr (requires(const M& m) { m.key_comp(); }) {
-            if (r.entry.empty()) {
-              r.entry = r.spare.extract(
-                  r.spare.emplace(std::piecewise_construct, std::tuple<>(), std::tuple<>()).first);
-            }
-          }
           if (!r.entry.empty()) return &r.entry.key();
         }
         return &r.key;
@@ -406,7 +397,18 @@ const MapOps* map_ops_for() {
             return &at->second;
           }
         }
-        at = map.try_emplace(map.end(), std::move(r.key));
+        if constexpr (requires(const M& m) { m.key_comp(); }) {
+          // The node is made first, so that putting it in compares keys once, where
+          // try_emplace with a hint compares three times. (Making it as a spare map's node and
+          // taking it out, as a used map's are, costs two trips through the spare's tree.)
+          at = map.emplace_hint(map.end(), std::piecewise_construct,
+                                std::forward_as_tuple(std::move(r.key)), std::tuple<>());
+          // The key was there: the one read, which went with the node, is the one found, and
+          // the error names it.
+          if (map.size() == before) r.key = at->first;
+        } else {
+          at = map.try_emplace(map.end(), std::move(r.key));
+        }
         if (map.size() == before) return nullptr;
         *stored_key = &at->first;
         return &at->second;
