@@ -10,30 +10,35 @@ namespace jitser::time_text {
 
 namespace {
 
-// Exactly n digits at text[*i...].
-bool fixed(std::string_view text, std::size_t* i, int n, int* v) {
-  if (*i + n > text.size()) return false;
-  *v = 0;
+// The value of the n digits at p, or -1 when one of them is not a digit.
+int digits_at(const char* p, int n) {
+  int v = 0;
   for (int k = 0; k < n; ++k) {
-    const char c = text[*i + k];
-    if (c < '0' || c > '9') return false;
-    *v = *v * 10 + (c - '0');
+    const unsigned digit = static_cast<unsigned char>(p[k]) - unsigned{'0'};
+    if (digit > 9) return -1;
+    v = v * 10 + static_cast<int>(digit);
   }
-  *i += n;
-  return true;
+  return v;
 }
+
+// Whether c is the lowercase letter `lower` or its capital, both of which RFC 3339 allows.
+bool letter_is(char c, char lower) { return (c | 0x20) == lower; }
 
 // ".123" at text[*i...] as nanoseconds; no more digits than the unit holds.
 bool get_fraction(std::string_view text, std::size_t* i, TimeUnit unit, std::uint64_t* nanos) {
   *nanos = 0;
   if (*i >= text.size() || text[*i] != '.') return true;
-  ++*i;
-  std::uint64_t v;
-  std::size_t n = 0;
-  if (!get_digits(text, i, &v, &n) || n > static_cast<std::size_t>(fraction_digits(unit))) {
-    return false;
+  const std::size_t first = ++*i;
+  const auto most = static_cast<std::size_t>(fraction_digits(unit));
+  std::uint64_t v = 0;
+  for (; *i < text.size(); ++*i) {
+    const unsigned digit = static_cast<unsigned char>(text[*i]) - unsigned{'0'};
+    if (digit > 9) break;
+    if (*i - first == most) return false;
+    v = v * 10 + digit;
   }
-  for (std::size_t k = n; k < 9; ++k) v *= 10;
+  if (*i == first) return false;
+  for (std::size_t k = *i - first; k < 9; ++k) v *= 10;
   *nanos = v;
   return true;
 }
@@ -109,32 +114,33 @@ char* put_duration(char* out, std::int64_t ticks, TimeUnit unit, Fraction fracti
 
 bool parse_timestamp(std::string_view text, TimeUnit unit, std::int64_t* ticks) {
   using namespace std::chrono;
-  std::size_t i = 0;
-  int y, mo, d, h, mi, s;
-  if (!fixed(text, &i, 4, &y) || i >= text.size() || text[i++] != '-' || !fixed(text, &i, 2, &mo) ||
-      i >= text.size() || text[i++] != '-' || !fixed(text, &i, 2, &d) || i >= text.size() ||
-      (text[i] != 'T' && text[i] != 't'))
+  // Date and time sit at fixed places ("2024-05-06T07:08:09"), so they are read there, each
+  // field in one go; a zone ("Z" at least) follows.
+  constexpr std::size_t kDateTime = 19;
+  if (text.size() <= kDateTime) return false;
+  const char* p = text.data();
+  const int y = digits_at(p, 4), mo = digits_at(p + 5, 2), d = digits_at(p + 8, 2);
+  const int h = digits_at(p + 11, 2), mi = digits_at(p + 14, 2), s = digits_at(p + 17, 2);
+  if ((y | mo | d | h | mi | s) < 0 || p[4] != '-' || p[7] != '-' || !letter_is(p[10], 't') ||
+      p[13] != ':' || p[16] != ':' || h > 23 || mi > 59 || s > 59)
     return false;
-  ++i;
-  if (!fixed(text, &i, 2, &h) || i >= text.size() || text[i++] != ':' || !fixed(text, &i, 2, &mi) ||
-      i >= text.size() || text[i++] != ':' || !fixed(text, &i, 2, &s))
-    return false;
+  std::size_t i = kDateTime;
   std::uint64_t nanos;
   if (!get_fraction(text, &i, unit, &nanos) || i >= text.size()) return false;
   int offset_minutes = 0;
-  if (text[i] == 'Z' || text[i] == 'z') {
+  if (letter_is(text[i], 'z')) {
     ++i;
   } else if (text[i] == '+' || text[i] == '-') {
-    const int sign = text[i++] == '-' ? -1 : 1;
-    int oh, om;
-    if (!fixed(text, &i, 2, &oh) || i >= text.size() || text[i++] != ':' ||
-        !fixed(text, &i, 2, &om) || oh > 23 || om > 59)
-      return false;
-    offset_minutes = sign * (oh * 60 + om);
+    // "+hh:mm"
+    if (text.size() - i < 6) return false;
+    const int oh = digits_at(p + i + 1, 2), om = digits_at(p + i + 4, 2);
+    if ((oh | om) < 0 || p[i + 3] != ':' || oh > 23 || om > 59) return false;
+    offset_minutes = (text[i] == '-' ? -1 : 1) * (oh * 60 + om);
+    i += 6;
   } else {
     return false;
   }
-  if (i != text.size() || h > 23 || mi > 59 || s > 59) return false;
+  if (i != text.size()) return false;
   const year_month_day date{year{y}, month{static_cast<unsigned>(mo)},
                             day{static_cast<unsigned>(d)}};
   if (!date.ok() || y == 0) return false;

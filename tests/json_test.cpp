@@ -400,6 +400,70 @@ TEST(Json, TimesAreRfc3339) {
   EXPECT_EQ(d.v, -1500ms);
 }
 
+// Every rule of RFC 3339 that the reader applies, each broken once: the date and time at
+// their fixed places, 't' and 'z' in either case, a fraction of one to the unit's digits, a
+// zone of "Z" or "+hh:mm", and the ranges of each field.
+TEST(Json, TimestampsAcceptRfc3339AndNothingLooser) {
+  using namespace std::chrono;
+  Engine e;
+  ASSERT_TRUE(test::add_one<sys_time<microseconds>>(e).ok());
+  const Codec<One<sys_time<microseconds>>> codec =
+      test::codec_of<One<sys_time<microseconds>>>(e, Format::Json);
+  const sys_time<microseconds> base = sys_days{2024y / 2 / 29} + 13h + 4min + 5s;
+  const std::pair<const char*, sys_time<microseconds>> accepted[] = {
+      {"2024-02-29T13:04:05Z", base},
+      {"2024-02-29t13:04:05z", base},
+      {"2024-02-29T13:04:05.1Z", base + 100000us},
+      {"2024-02-29T13:04:05.000007Z", base + 7us},
+      {"2024-02-29T14:34:05.5+01:30", base + 500000us},
+      {"2024-02-29T12:04:05-01:00", base},
+      {"2024-02-29T13:04:05-00:00", base},
+      {"0001-01-01T00:00:00Z", sys_days{1y / 1 / 1}},
+      {"9999-12-31T23:59:59.999999Z", sys_days{9999y / 12 / 31} + 23h + 59min + 59s + 999999us},
+  };
+  for (const auto& [text, want] : accepted) {
+    One<sys_time<microseconds>> back;
+    const Status s = codec.deserialize(bytes_of(std::string(R"({"v":")") + text + "\"}"), back);
+    EXPECT_TRUE(s.ok()) << text << ": " << s.to_string();
+    EXPECT_EQ(back.v, want) << text;
+  }
+  for (const char* text : {"2024-02-29T13:04:05",
+                           "2024-02-29 13:04:05Z",
+                           "2024-02-29T13:04:05.Z",
+                           "2024-02-29T13:04:05.1234567Z",
+                           "2024-02-29T13:04:05.12a4Z",
+                           "2024-02-29T24:00:00Z",
+                           "2024-02-29T13:60:05Z",
+                           "2024-02-29T13:04:60Z",
+                           "2024-13-01T13:04:05Z",
+                           "2024-00-01T13:04:05Z",
+                           "2024-04-31T13:04:05Z",
+                           "2023-02-29T13:04:05Z",
+                           "0000-01-01T00:00:00Z",
+                           "2024-02-29T13:04:05+24:00",
+                           "2024-02-29T13:04:05+01:60",
+                           "2024-02-29T13:04:05+0100",
+                           "2024-02-29T13:04:05+01:00Z",
+                           "2024-02-29T13:04:05Zz",
+                           "2024-02-29T13:04:05+01:0",
+                           "2024/02/29T13:04:05Z",
+                           "2024-02-29T13-04-05Z",
+                           "-2024-02-29T13:04:05Z",
+                           " 2024-02-29T13:04:05Z",
+                           "24-02-29T13:04:05Z",
+                           "2024-2-29T13:04:05Z",
+                           "2024-02-29T13:04:5Z",
+                           "2024-02-29X13:04:05Z",
+                           "2024-02-29T13:04:05Y",
+                           "",
+                           "2024"}) {
+    One<sys_time<microseconds>> back;
+    const Status s = codec.deserialize(bytes_of(std::string(R"({"v":")") + text + "\"}"), back);
+    EXPECT_EQ(s.code(), Errc::out_of_range) << text;
+    EXPECT_EQ(s.offset(), 5u) << text;
+  }
+}
+
 TEST(Json, MapsWithIntegerKeysWriteStrings) {
   EXPECT_EQ(write(One<std::map<std::int32_t, std::int32_t>>{{{333, 444}, {-1, 2}}}),
             R"({"v":{"-1":2,"333":444}})");
