@@ -300,7 +300,7 @@ TEST(Json, StringsReplaceThoseOfAUsedObject) {
   ASSERT_TRUE(test::add_one<std::string>(e).ok());
   auto codec = test::codec_of<One<std::string>>(e, Format::Json);
   std::vector<std::size_t> lengths;
-  for (std::size_t n = 0; n <= 40; ++n) lengths.push_back(n);
+  for (std::size_t n = 0; n <= 80; ++n) lengths.push_back(n);
   std::shuffle(lengths.begin(), lengths.end(), std::mt19937(7));
   One<std::string> into{std::string(100, 'z')};
   for (bool escaped : {false, true}) {
@@ -309,8 +309,10 @@ TEST(Json, StringsReplaceThoseOfAUsedObject) {
       for (std::size_t i = 0; i < n; ++i) expected += static_cast<char>('a' + i % 26);
       std::string json = "{\"v\":\"" + expected + "\"}";
       if (escaped && n) {
-        expected[n / 2] = '\n';
-        json.replace(6 + n / 2, 1, "\\n");
+        // In the middle, or last, where a scan's final word or vector ends.
+        const std::size_t at = n % 2 ? n / 2 : n - 1;
+        expected[at] = '\n';
+        json.replace(6 + at, 1, "\\n");
       }
       ASSERT_TRUE(codec.deserialize(bytes_of(json), into).ok()) << json;
       EXPECT_EQ(into.v, expected) << json;

@@ -172,12 +172,16 @@ JITSER_SLOT_INLINE Errc get_double(Slot* value, double* out) {
 // JSON's whitespace (RFC 8259 `ws`).
 JITSER_SLOT_INLINE bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Whether the n bytes at p hold a backslash, a word at a time: strings are mostly short, and a
-// call to memchr costs more than scanning them. The last word reads up to 7 bytes past the
-// end, which the input's padding makes readable; it counts only the bytes before the end.
+// Where scanning for a backslash a word at a time stops paying.
+constexpr std::size_t kLongString = 32;
+
+// Whether the n bytes at p hold a backslash. Most strings are short, and a call to memchr
+// costs more than scanning them a word at a time; long ones (bytes in base64) are left to
+// memchr, which scans a vector at a time. The last word reads up to 7 bytes past the end,
+// which the input's padding makes readable; it counts only the bytes before the end.
 JITSER_SLOT_INLINE bool has_backslash(const char* p, std::size_t n) {
-  if constexpr (std::endian::native != std::endian::little) {
-    return std::string_view(p, n).find('\\') != std::string_view::npos;
+  if (std::endian::native != std::endian::little || n >= kLongString) {
+    return std::memchr(p, '\\', n) != nullptr;
   }
   constexpr std::uint64_t kOnes = 0x0101010101010101;
   for (;; p += 8, n -= 8) {
